@@ -1,0 +1,92 @@
+/** gRPC status codes, used in JSON error bodies (the shape kvindexer's gateway gave its users). */
+export const GrpcCode = {
+  OK: 0,
+  CANCELLED: 1,
+  UNKNOWN: 2,
+  INVALID_ARGUMENT: 3,
+  DEADLINE_EXCEEDED: 4,
+  NOT_FOUND: 5,
+  ALREADY_EXISTS: 6,
+  PERMISSION_DENIED: 7,
+  RESOURCE_EXHAUSTED: 8,
+  FAILED_PRECONDITION: 9,
+  ABORTED: 10,
+  OUT_OF_RANGE: 11,
+  UNIMPLEMENTED: 12,
+  INTERNAL: 13,
+  UNAVAILABLE: 14,
+} as const;
+
+export interface BaseErrorOptions {
+  cause?: unknown;
+  /** HTTP status where the error crosses HTTP. */
+  status?: number;
+  retryable?: boolean;
+}
+
+/** The root of weft's error tree: a stable code, an HTTP status and whether a retry may help. */
+export class BaseError extends Error {
+  override name = 'BaseError';
+  readonly code: string;
+  readonly status: number;
+  readonly retryable: boolean;
+
+  constructor(code: string, message: string, options: BaseErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.status = options.status ?? 500;
+    this.retryable = options.retryable ?? false;
+  }
+
+  /** Walks the cause chain, returning the first error for which `fn` is true. */
+  walk(fn: (err: unknown) => boolean): unknown {
+    let err: unknown = this;
+    while (err) {
+      if (fn(err)) return err;
+      err = (err as { cause?: unknown }).cause;
+    }
+    return undefined;
+  }
+}
+
+/** An invalid setting: the process stops at start with this one line. */
+export class ConfigError extends BaseError {
+  override name = 'ConfigError';
+  constructor(
+    readonly setting: string,
+    reason: string,
+  ) {
+    super('WEFT_ERR_CONFIG', `invalid configuration: ${setting}: ${reason}`, { status: 500 });
+  }
+}
+
+/** Bad input from a caller (HTTP 400). */
+export class InvalidArgumentError extends BaseError {
+  override name = 'InvalidArgumentError';
+  constructor(message: string, code = 'WEFT_ERR_INVALID_ARGUMENT') {
+    super(code, message, { status: 400 });
+  }
+}
+
+export class NotFoundError extends BaseError {
+  override name = 'NotFoundError';
+  constructor(message: string, code = 'WEFT_ERR_NOT_FOUND') {
+    super(code, message, { status: 404 });
+  }
+}
+
+/** An upstream call that failed in a way a retry may fix (timeouts, 5xx, 429, dropped connections). */
+export class UpstreamError extends BaseError {
+  override name = 'UpstreamError';
+  constructor(message: string, options: BaseErrorOptions & { code?: string } = {}) {
+    super(options.code ?? 'WEFT_ERR_UPSTREAM', message, { retryable: true, status: 503, ...options });
+  }
+}
+
+export function isRetryable(err: unknown): boolean {
+  return err instanceof BaseError && err.retryable;
+}
+
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

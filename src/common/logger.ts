@@ -1,0 +1,40 @@
+import { pino, type Logger } from 'pino';
+
+export type { Logger };
+
+export type LogFormat = 'json' | 'pretty';
+export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
+
+export interface LoggerOptions {
+  level: LogLevel;
+  format: LogFormat;
+  /** Name of the part that logs (`devnet`, `indexer`, ...). */
+  name?: string;
+}
+
+/**
+ * JSON lines to stdout by default; `pretty` writes one readable line per record without pulling a
+ * transport worker (pino-pretty is not needed for that).
+ */
+export function createLogger(options: LoggerOptions): Logger {
+  const base = { name: options.name };
+  if (options.format === 'json') return pino({ level: options.level, base });
+  return pino(
+    { level: options.level, base, timestamp: false },
+    {
+      write(line: string) {
+        const { level, msg, name, ...rest } = JSON.parse(line) as Record<string, unknown>;
+        const fields = Object.entries(rest)
+          .filter(([key]) => key !== 'pid' && key !== 'hostname')
+          .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
+          .join(' ');
+        const label = pino.levels.labels[level as number] ?? 'info';
+        process.stderr.write(`${label.padEnd(5)} ${name ? `[${name}] ` : ''}${msg ?? ''}${fields ? ` ${fields}` : ''}\n`);
+      },
+    },
+  );
+}
+
+export function silentLogger(): Logger {
+  return pino({ level: 'silent' });
+}

@@ -1,0 +1,11 @@
+import { MnemonicKey, MsgCall, MsgSend, Tx, Fee, Coins, AuthInfo, TxBody, SignerInfo, ModeInfo, RawKey } from '@initia/initia.js';
+const k = new MnemonicKey({ mnemonic: 'test test test test test test test test test test test junk' });
+console.log(k.accAddress, k.publicKey.toData());
+const msg = new MsgCall(k.accAddress, '0x1234567890123456789012345678901234567890', '0xa9059cbb', '0', [], []);
+console.log(JSON.stringify(msg.toData()));
+const send = new MsgSend(k.accAddress, k.accAddress, '100uinit');
+console.log(JSON.stringify(send.toData()));
+const tx = new Tx(new TxBody([msg, send], ''), new AuthInfo([new SignerInfo(k.publicKey, 3, new ModeInfo(new ModeInfo.Single(ModeInfo.SignMode.SIGN_MODE_DIRECT)))], new Fee(200000, '1000uinit')), []);
+console.log(JSON.stringify(tx.toData()));
+const bytes = tx.toBytes();
+console.log(JSON.stringify(Tx.fromBuffer(Buffer.from(bytes)).toData()).length);
