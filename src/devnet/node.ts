@@ -1,3 +1,4 @@
+import type { RestTx } from '../chain/tx-json.js';
 import type { StateDelta, StateReader } from './state/store.js';
 import type { AbciEvent, ChainInfo, Coin } from './types.js';
 
@@ -25,7 +26,7 @@ export interface TxRecord {
   raw: string;
   index: number;
   /** The tx as Cosmos REST renders it: `{body, auth_info, signatures}` (snake_case, Any as `@type`). */
-  restTx: Record<string, unknown>;
+  restTx: RestTx;
   result: ExecTxResultJson;
   /** 0x keccak hash of the Ethereum view of the tx, when it has one (eth txs and cosmos txs that logged). */
   ethHash?: string;
@@ -94,7 +95,7 @@ export interface ChainNode extends ChainNodeExtensions {
   state(height?: number): StateReader;
   accounts(height?: number): AccountView[];
   account(address: string, height?: number): AccountView | undefined;
-  balances(address: string, height?: number): Coin[];
+  balances(address: string, height?: number): Promise<Coin[]>;
   /** Consensus validator of the rollup (the sequencer). */
   validator(): { consensusAddress: string; pubKeyBase64: string; operatorAddress: string; moniker: string };
 }

@@ -136,7 +136,8 @@ export function createStateStore(): StateStore {
       layers.pop();
     },
     commitBlock(height) {
-      if (layers.length !== 1) throw new Error(`state store: ${layers.length - 1} checkpoints still open at commit`);
+      if (layers.length !== 1)
+        throw new Error(`state store: ${layers.length - 1} checkpoints still open at commit`);
       const delta: StateDelta = {};
       const keys = [...layers[0]!.keys()].sort();
       for (const key of keys) {
@@ -157,7 +158,8 @@ export function createStateStore(): StateStore {
     at(height) {
       return {
         get: (key) => readAt(key, height),
-        group: (group) => [...(groups.get(group) ?? [])].filter((key) => readAt(key, height) !== undefined).sort(),
+        group: (group) =>
+          [...(groups.get(group) ?? [])].filter((key) => readAt(key, height) !== undefined).sort(),
       };
     },
   };

@@ -1,0 +1,148 @@
+import { toBase64 } from '@cosmjs/encoding';
+import { pubKeyToAddress, toBech32 } from '../chain/address.js';
+import { coinsToString, event } from './events.js';
+import { GasCost } from './gas.js';
+import type { Auth } from './state/auth.js';
+import type { DecodedTx } from './tx/codec.js';
+import { pubKeyBytes } from './tx/codec.js';
+import { SIGN_MODE_ETHEREUM, signDocBytes, verifyTxSignature } from './tx/verify.js';
+import { type BankKeeper, type TxContext, TxError } from './types.js';
+
+export interface AnteOptions {
+  auth: Auth;
+  bank: BankKeeper;
+  /** Verifies a SIGN_MODE_ETHEREUM tx (EVM rollup); absent elsewhere. */
+  verifyEthereumTx?: (tx: DecodedTx) => boolean;
+  maxMemoCharacters?: number;
+}
+
+/**
+ * The SDK 0.50 ante chain, in its order: basic checks, tx size gas, fee check and deduction, pubkey
+ * setting, signature verification with sequence check, sequence increment. Emits the ante events.
+ * Throws TxError with the SDK's codes and texts.
+ */
+export async function runAnte(
+  options: AnteOptions,
+  ctx: TxContext,
+  tx: DecodedTx,
+  /** Signers the msgs require, in order of first appearance. */
+  msgSigners: string[],
+): Promise<void> {
+  const { auth, bank } = options;
+  const { chain, store } = ctx;
+  const { signerInfos, fee } = tx.authInfo;
+
+  if (tx.signatures.length === 0) throw new TxError('sdk', 4, 'no signatures supplied: unauthorized');
+  if (tx.signatures.length !== signerInfos.length) {
+    throw new TxError(
+      'sdk',
+      4,
+      `invalid number of signatures; expected: ${signerInfos.length}, got ${tx.signatures.length}: unauthorized`,
+    );
+  }
+  if (tx.body.timeoutHeight > 0n && BigInt(ctx.height) > tx.body.timeoutHeight) {
+    throw new TxError(
+      'sdk',
+      30,
+      `block height: ${ctx.height}, timeout height: ${tx.body.timeoutHeight}: tx timeout height`,
+    );
+  }
+  const maxMemo = options.maxMemoCharacters ?? 512;
+  if (tx.body.memo.length > maxMemo) {
+    throw new TxError(
+      'sdk',
+      12,
+      `maximum number of characters is ${maxMemo} but received ${tx.body.memo.length} characters: memo too large`,
+    );
+  }
+  ctx.gas.consume(GasCost.txSizePerByte * BigInt(tx.raw.length), 'txSize');
+
+  // Signers come from the signer infos' public keys; the first one pays the fee.
+  const signers = signerInfos.map((info, i) => {
+    if (!info.publicKey) throw new TxError('sdk', 8, `pubkey on signer info ${i} is empty: invalid pubkey`);
+    return toBech32(chain.bech32Prefix, pubKeyToAddress(info.publicKey.typeUrl, pubKeyBytes(info.publicKey)));
+  });
+  for (const [i, expected] of msgSigners.entries()) {
+    if (signers[i] !== expected) {
+      throw new TxError(
+        'sdk',
+        8,
+        `pubKey does not match signer address ${expected} with signer index: ${i}: invalid pubkey`,
+      );
+    }
+  }
+  ctx.signers.splice(0, ctx.signers.length, ...signers);
+  const feePayer = fee.payer !== '' ? fee.payer : signers[0]!;
+
+  if (ctx.mode === 'check') {
+    const required = BigInt(Math.ceil(chain.minGasPrice * Number(fee.gasLimit)));
+    const paid = fee.amount.find((c) => c.denom === chain.denom)?.amount ?? '0';
+    if (required > 0n && BigInt(paid) < required) {
+      throw new TxError(
+        'sdk',
+        13,
+        `insufficient fees; got: ${coinsToString(fee.amount) || `0${chain.denom}`} required: ${required}${chain.denom}: insufficient fee`,
+      );
+    }
+  }
+
+  if (!auth.get(store, feePayer)) {
+    throw new TxError('sdk', 9, `fee payer address: ${feePayer} does not exist: unknown address`);
+  }
+  if (fee.amount.length > 0) {
+    ctx.gas.consume(GasCost.feeDeduction, 'fee deduction');
+    try {
+      // Fee events belong to the ante handler, not to a msg: no msg_index.
+      await bank.send({ ...ctx, msgIndex: undefined }, feePayer, auth.moduleAddress('fee_collector'), fee.amount);
+    } catch (err) {
+      if (err instanceof TxError && err.code === 5) {
+        throw new TxError('sdk', 5, `${err.message}: insufficient funds`);
+      }
+      throw err;
+    }
+  }
+  ctx.events.push(event('tx', { fee: coinsToString(fee.amount), fee_payer: feePayer }));
+
+  for (const [i, info] of signerInfos.entries()) {
+    const address = signers[i]!;
+    const account = auth.get(store, address);
+    if (!account) throw new TxError('sdk', 9, `account ${address} not found: unknown address`);
+    if (!account.pubKey) {
+      account.pubKey = { typeUrl: info.publicKey!.typeUrl, key: toBase64(pubKeyBytes(info.publicKey!)) };
+    }
+    ctx.gas.consume(GasCost.secp256k1Verify, 'ante verify: secp256k1');
+    if (info.sequence !== BigInt(account.sequence)) {
+      throw new TxError(
+        'sdk',
+        32,
+        `account sequence mismatch, expected ${account.sequence}, got ${info.sequence}: incorrect account sequence`,
+      );
+    }
+    const mode = info.modeInfo?.single?.mode;
+    const verified =
+      mode === SIGN_MODE_ETHEREUM
+        ? (options.verifyEthereumTx?.(tx) ?? false)
+        : verifyTxSignature({
+            pubKey: info.publicKey!,
+            signDoc: signDocBytes({
+              bodyBytes: tx.bodyBytes,
+              authInfoBytes: tx.authInfoBytes,
+              chainId: chain.chainId,
+              accountNumber: BigInt(account.number),
+            }),
+            signature: tx.signatures[i]!,
+          });
+    if (!verified) {
+      throw new TxError(
+        'sdk',
+        4,
+        `signature verification failed; please verify account number (${account.number}), sequence (${account.sequence}) and chain-id (${chain.chainId}): unauthorized`,
+      );
+    }
+    account.sequence = String(BigInt(account.sequence) + 1n);
+    auth.put(store, address, account);
+    ctx.events.push(event('tx', { acc_seq: `${address}/${info.sequence}` }));
+    ctx.events.push(event('tx', { signature: toBase64(tx.signatures[i]!) }));
+  }
+  ctx.gas.consume(GasCost.sequenceIncrement, 'increment sequence');
+}

@@ -1,0 +1,84 @@
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BlockRecord } from './node.js';
+
+/** Where a chain keeps its committed blocks: in memory, or one JSON file per height in a state dir. */
+export interface BlockStore {
+  put(record: BlockRecord): void;
+  get(height: number): BlockRecord | undefined;
+  /** Highest stored height (0 when empty). */
+  readonly latest: number;
+  /** Every stored record in height order, for rebuilding state at start. */
+  replay(): Iterable<BlockRecord>;
+}
+
+export function createMemoryBlockStore(): BlockStore {
+  const records: BlockRecord[] = [];
+  return {
+    put(record) {
+      records[record.height] = record;
+    },
+    get: (height) => records[height],
+    get latest() {
+      return records.length === 0 ? 0 : records.length - 1;
+    },
+    *replay() {
+      for (const record of records) if (record) yield record;
+    },
+  };
+}
+
+/** A bounded cache in front of files; the newest blocks (the ones clients ask for most) stay parsed. */
+export function createFileBlockStore(dir: string, cacheSize = 512): BlockStore {
+  const blocksDir = join(dir, 'blocks');
+  mkdirSync(blocksDir, { recursive: true });
+  const file = (height: number) => join(blocksDir, `${String(height).padStart(10, '0')}.json`);
+  const cache = new Map<number, BlockRecord>();
+  const remember = (record: BlockRecord) => {
+    cache.delete(record.height);
+    cache.set(record.height, record);
+    if (cache.size > cacheSize) cache.delete(cache.keys().next().value!);
+  };
+  const heights = readdirSync(blocksDir)
+    .filter((name) => /^\d{10}\.json$/.test(name))
+    .map((name) => Number(name.slice(0, 10)))
+    .sort((a, b) => a - b);
+  let latest = heights.length === 0 ? 0 : heights[heights.length - 1]!;
+
+  const read = (height: number): BlockRecord | undefined => {
+    try {
+      return JSON.parse(readFileSync(file(height), 'utf8')) as BlockRecord;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+  };
+
+  return {
+    put(record) {
+      // Write then rename, so a crash never leaves a half-written block behind.
+      const tmp = `${file(record.height)}.tmp`;
+      writeFileSync(tmp, JSON.stringify(record));
+      renameSync(tmp, file(record.height));
+      latest = Math.max(latest, record.height);
+      remember(record);
+    },
+    get(height) {
+      const hit = cache.get(height);
+      if (hit) return hit;
+      if (height < 1 || height > latest) return undefined;
+      const record = read(height);
+      if (record) remember(record);
+      return record;
+    },
+    get latest() {
+      return latest;
+    },
+    *replay() {
+      for (const height of heights) {
+        const record = read(height);
+        if (record) yield record;
+      }
+    },
+  };
+}

@@ -1,0 +1,150 @@
+import { readFileSync } from 'node:fs';
+import { ConfigError } from '../common/errors.js';
+import { logSettings, parse, type SettingsSpec } from '../common/config.js';
+import type { VmType } from './types.js';
+
+const VMS = ['evm', 'move', 'wasm'] as const;
+
+/** Settings of `weft devnet`, from flags or environment variables. */
+export const devnetSettings = {
+  config: {
+    flag: 'config',
+    env: 'DEVNET_CONFIG',
+    description: 'JSON file with any of these settings (keys as the flags, camelCase or kebab-case); flags win',
+    parse: parse.string,
+    default: '',
+  },
+  vms: {
+    flag: 'vms',
+    env: 'DEVNET_VMS',
+    description: 'rollups to run, comma-separated: evm, move, wasm',
+    parse: parse.listOf(parse.oneOf(VMS)),
+    default: ['evm', 'move', 'wasm'] as VmType[],
+  },
+  seed: {
+    flag: 'seed',
+    env: 'DEVNET_SEED',
+    description: 'seed of keys, accounts and traffic; equal seeds give equal chains',
+    parse: parse.string,
+    default: 'weft',
+  },
+  blockTime: {
+    flag: 'block-time',
+    env: 'DEVNET_BLOCK_TIME',
+    description: 'time between blocks (e.g. 500ms, 1s)',
+    parse: parse.duration,
+    default: 1000,
+  },
+  stateDir: {
+    flag: 'state-dir',
+    env: 'DEVNET_STATE_DIR',
+    description: 'folder that keeps the chains across restarts (empty: in memory)',
+    parse: parse.string,
+    default: '',
+  },
+  host: {
+    flag: 'host',
+    env: 'DEVNET_HOST',
+    description: 'address the node surfaces listen on',
+    parse: parse.string,
+    default: '127.0.0.1',
+  },
+  portBase: {
+    flag: 'port-base',
+    env: 'DEVNET_PORT_BASE',
+    description: 'chain i listens on base+10i (RPC), +1 (REST), +2 (JSON-RPC); 0 picks free ports',
+    parse: parse.int(0, 65_000),
+    default: 26_650,
+  },
+  accounts: {
+    flag: 'accounts',
+    env: 'DEVNET_ACCOUNTS',
+    description: 'funded test accounts per chain',
+    parse: parse.int(1, 1000),
+    default: 10,
+  },
+  txsPerBlock: {
+    flag: 'txs-per-block',
+    env: 'DEVNET_TXS_PER_BLOCK',
+    description: 'generated txs per block (0 turns the traffic generator off)',
+    parse: parse.int(0, 1000),
+    default: 10,
+  },
+  fastForward: {
+    flag: 'fast-forward',
+    env: 'DEVNET_FAST_FORWARD',
+    description: 'produce this many blocks as fast as possible at start, then report blocks/s and txs/s',
+    parse: parse.int(0),
+    default: 0,
+  },
+  exitAfterFastForward: {
+    flag: 'exit',
+    description: 'exit after the fast-forward instead of serving',
+    parse: parse.bool,
+    boolean: true,
+    default: false,
+  },
+  haltHeight: {
+    flag: 'halt-height',
+    env: 'DEVNET_HALT_HEIGHT',
+    description: 'stop producing blocks at this height; the node surfaces keep serving (0: never)',
+    parse: parse.int(0),
+    default: 0,
+  },
+  manifest: {
+    flag: 'manifest',
+    env: 'DEVNET_MANIFEST',
+    description: 'write the chains, their URLs and funded accounts to this JSON file when ready',
+    parse: parse.string,
+    default: '',
+  },
+  faultErrorRate: {
+    flag: 'fault-error-rate',
+    description: 'fraction of requests answered with a 5xx',
+    parse: parse.number(0, 1),
+    default: 0,
+  },
+  faultDelayRate: {
+    flag: 'fault-delay-rate',
+    description: 'fraction of requests delayed by --fault-delay',
+    parse: parse.number(0, 1),
+    default: 0,
+  },
+  faultDelay: {
+    flag: 'fault-delay',
+    description: 'delay of a delayed request',
+    parse: parse.duration,
+    default: 2000,
+  },
+  faultDropRate: {
+    flag: 'fault-drop-rate',
+    description: 'fraction of requests whose connection is dropped without an answer',
+    parse: parse.number(0, 1),
+    default: 0,
+  },
+  pruneBelow: {
+    flag: 'prune-below',
+    description: 'heights below this are pruned (not served)',
+    parse: parse.int(0),
+    default: 0,
+  },
+  ...logSettings,
+} satisfies SettingsSpec;
+
+/** Reads `--config` into flag-style argv entries placed before the real flags (which then win). */
+export function configFileArgs(argv: readonly string[], env: Record<string, string | undefined>): string[] {
+  const i = argv.findIndex((a) => a === '--config' || a.startsWith('--config='));
+  const path = i === -1 ? env.DEVNET_CONFIG : argv[i]!.includes('=') ? argv[i]!.split('=')[1] : argv[i + 1];
+  if (!path) return [];
+  let json: Record<string, unknown>;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+  } catch (err) {
+    throw new ConfigError('--config', `cannot read ${path}: ${(err as Error).message}`);
+  }
+  return Object.entries(json).flatMap(([key, value]) => {
+    if (key === 'config') return [];
+    const flag = key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+    return [`--${flag}`, Array.isArray(value) ? value.join(',') : String(value)];
+  });
+}

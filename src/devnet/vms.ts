@@ -1,0 +1,62 @@
+import { sha256 } from '@noble/hashes/sha2.js';
+import type { Logger } from '../common/logger.js';
+import { toBech32 } from '../chain/address.js';
+import { createNftTransferModule } from './ibc/nft-transfer.js';
+import { NFT_TRANSFER_PORT } from './ibc/packet.js';
+import { createMoveNftModule } from './move/module.js';
+import type { VmBase, VmParts } from './rollup.js';
+import { nftReceivePlan } from './traffic/ibc-nft.js';
+import { moveNftPlan } from './traffic/move.js';
+import { cw721Plan } from './traffic/wasm.js';
+import type { VmType } from './types.js';
+import { createCw721Module } from './wasm/module.js';
+
+export interface VmPartsInput extends VmBase {
+  seed: string;
+  logger: Logger;
+}
+
+/** The modules, bank, traffic and node extensions each VM adds to the common rollup. */
+export async function vmParts(vm: VmType, input: VmPartsInput): Promise<VmParts> {
+  switch (vm) {
+    case 'move':
+      return moveParts(input);
+    case 'wasm':
+      return wasmParts(input);
+    case 'evm':
+      return (await import('./evm/parts.js')).evmParts(input);
+  }
+}
+
+function moveParts(input: VmPartsInput): VmParts {
+  const { info, store, auth, accounts, relayer } = input;
+  const moveNft = createMoveNftModule({ prefix: info.bech32Prefix, store, auth });
+  const nftTransfer = createNftTransferModule({ vm: 'move', prefix: info.bech32Prefix, move: moveNft.executor, auth });
+  return {
+    modules: [moveNft.module, nftTransfer.module],
+    plans: [
+      moveNftPlan(accounts),
+      nftReceivePlan({ relayer, accounts, destinationPort: NFT_TRANSFER_PORT }),
+    ],
+    extensions: { move: moveNft.node },
+  };
+}
+
+function wasmParts(input: VmPartsInput): VmParts {
+  const { info, store, auth, bank, accounts, relayer } = input;
+  const cw721 = createCw721Module({
+    prefix: info.bech32Prefix,
+    store,
+    auth,
+    bank,
+    blockTimeNanos: input.blockTimeNanos,
+  });
+  // The ICS-721 contract of the rollup; its IBC port is `wasm.<address>`.
+  const ics721 = toBech32(info.bech32Prefix, sha256(new TextEncoder().encode(`${info.chainId}/ics721`)));
+  const nftTransfer = createNftTransferModule({ vm: 'wasm', prefix: info.bech32Prefix, wasm: cw721.keeper, ics721, auth });
+  return {
+    modules: [cw721.module, nftTransfer.module],
+    plans: [cw721Plan(accounts), nftReceivePlan({ relayer, accounts, destinationPort: nftTransfer.port })],
+    extensions: { wasm: cw721.node },
+  };
+}
