@@ -93,7 +93,12 @@ export async function runAnte(
     ctx.gas.consume(GasCost.feeDeduction, 'fee deduction');
     try {
       // Fee events belong to the ante handler, not to a msg: no msg_index.
-      await bank.send({ ...ctx, msgIndex: undefined }, feePayer, auth.moduleAddress('fee_collector'), fee.amount);
+      await bank.send(
+        { ...ctx, msgIndex: undefined },
+        feePayer,
+        auth.moduleAddress('fee_collector'),
+        fee.amount,
+      );
     } catch (err) {
       if (err instanceof TxError && err.code === 5) {
         throw new TxError('sdk', 5, `${err.message}: insufficient funds`);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../common/logger.js';
 import { encodeAny } from '../chain/registry.js';
+import { silentLogger } from '../common/logger.js';
 import { deriveAccount } from './keys.js';
 import { BECH32_PREFIX, createRollup } from './rollup.js';
 import { decodeTx } from './tx/codec.js';
@@ -42,6 +42,13 @@ describe('chain', () => {
       }
     }
     expect(txs).toBe(80);
+    // Fees of block 1 are paid to the sequencer at BeginBlock of block 2, each event tagged with its mode.
+    const finalize = chain.getBlock(2)!.blockResults.finalize_block_events as Array<{
+      type: string;
+      attributes: Array<{ key: string; value: string }>;
+    }>;
+    expect(finalize.map((e) => e.type)).toEqual(['coin_spent', 'coin_received', 'transfer', 'message']);
+    for (const e of finalize) expect(e.attributes.at(-1)).toMatchObject({ key: 'mode', value: 'BeginBlock' });
     expect(failed).toBeGreaterThan(0);
     expect(chain.latestHeight()).toBe(10);
   });
@@ -79,23 +86,37 @@ describe('chain', () => {
 
     const wrongSequence = await chain.broadcastTx(signTx({ ...base, signer: alice, sequence: 7n }));
     expect(wrongSequence).toMatchObject({ code: 32, codespace: 'sdk' });
-    expect(wrongSequence.log).toBe('account sequence mismatch, expected 0, got 7: incorrect account sequence');
+    expect(wrongSequence.log).toBe(
+      'account sequence mismatch, expected 0, got 7: incorrect account sequence',
+    );
 
     const wrongChain = await chain.broadcastTx(signTx({ ...base, signer: alice, chainId: 'other-1' }));
     expect(wrongChain).toMatchObject({ code: 4, codespace: 'sdk' });
-    expect(wrongChain.log).toContain('signature verification failed; please verify account number (0), sequence (0) and chain-id (test-move-1)');
+    expect(wrongChain.log).toContain(
+      'signature verification failed; please verify account number (0), sequence (0) and chain-id (test-move-1)',
+    );
 
     const lowFee = await chain.broadcastTx(
-      signTx({ ...base, signer: alice, fee: { amount: [{ denom: 'umin', amount: '1' }], gasLimit: 200_000n } }),
+      signTx({
+        ...base,
+        signer: alice,
+        fee: { amount: [{ denom: 'umin', amount: '1' }], gasLimit: 200_000n },
+      }),
     );
     expect(lowFee).toMatchObject({ code: 13, codespace: 'sdk' });
     expect(lowFee.log).toBe('insufficient fees; got: 1umin required: 30000umin: insufficient fee');
 
     const poorFee = await chain.broadcastTx(
-      signTx({ ...base, signer: alice, fee: { amount: [{ denom: 'umin', amount: '10000000000000000' }], gasLimit: 200_000n } }),
+      signTx({
+        ...base,
+        signer: alice,
+        fee: { amount: [{ denom: 'umin', amount: '10000000000000000' }], gasLimit: 200_000n },
+      }),
     );
     expect(poorFee).toMatchObject({ code: 5, codespace: 'sdk' });
-    expect(poorFee.log).toMatch(/^spendable balance \d+umin is smaller than 10000000000000000umin: insufficient funds/);
+    expect(poorFee.log).toMatch(
+      /^spendable balance \d+umin is smaller than 10000000000000000umin: insufficient funds/,
+    );
 
     await chain.produceBlock();
     expect(chain.getBlock(1)!.txs).toHaveLength(0);

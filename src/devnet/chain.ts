@@ -190,10 +190,7 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
 
     const missing = unknownMsg(tx);
     if (missing) {
-      return fail(
-        new TxError('sdk', 2, `unable to resolve type URL ${missing.typeUrl}: tx parse error`),
-        [],
-      );
+      return fail(new TxError('sdk', 2, `unable to resolve type URL ${missing.typeUrl}: tx parse error`), []);
     }
     store.checkpoint();
     try {
@@ -216,7 +213,11 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
           responses.push(await module.execute(ctx, msg));
         } catch (err) {
           if (!(err instanceof TxError)) throw err;
-          throw new TxError(err.codespace, err.code, `failed to execute message; message index: ${i}: ${err.message}`);
+          throw new TxError(
+            err.codespace,
+            err.code,
+            `failed to execute message; message index: ${i}: ${err.message}`,
+          );
         }
         // baseapp's createEvents: the `message` event leads the msg's events, with `module` from the
         // type URL unless a msg event already carries one.

@@ -110,11 +110,7 @@ export function renderCommit(
 /** `last_results_hash`: Merkle root over the deterministic parts of each ExecTxResult. */
 export function resultsHash(results: ExecTxResultJson[]): string {
   return upperHex(
-    merkleRoot(
-      results.map((r) =>
-        Buffer.from(JSON.stringify([r.code, r.data, r.gas_wanted, r.gas_used])),
-      ),
-    ),
+    merkleRoot(results.map((r) => Buffer.from(JSON.stringify([r.code, r.data, r.gas_wanted, r.gas_used])))),
   );
 }
 

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import type { Logger } from '../common/logger.js';
 import type { DevAccount } from './keys.js';
 import { createRollup, type Rollup } from './rollup.js';
-import { startNodeServers, type FaultOptions, type NodeServers } from './servers/index.js';
+import { type FaultOptions, type NodeServers, startNodeServers } from './servers/index.js';
 import type { VmType } from './types.js';
 import { vmParts } from './vms.js';
 
@@ -106,7 +106,9 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   }
 
   const halted = (chain: DevnetChain) =>
-    options.haltHeight !== undefined && options.haltHeight > 0 && chain.chain.latestHeight() >= options.haltHeight;
+    options.haltHeight !== undefined &&
+    options.haltHeight > 0 &&
+    chain.chain.latestHeight() >= options.haltHeight;
 
   let timer: NodeJS.Timeout | undefined;
   let closed = false;

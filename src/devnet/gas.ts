@@ -1,4 +1,4 @@
-import { TxError, type GasMeter } from './types.js';
+import { type GasMeter, TxError } from './types.js';
 
 /** Fixed gas costs, in the spirit of the SDK's KV gas config: deterministic and roughly realistic. */
 export const GasCost = {

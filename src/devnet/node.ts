@@ -90,7 +90,9 @@ export interface ChainNode extends ChainNodeExtensions {
   findTx(hash: string): { height: number; index: number } | undefined;
   broadcastTx(raw: Uint8Array): Promise<CheckTxResult>;
   /** Runs the tx against the latest state without committing (REST simulate). */
-  simulateTx(raw: Uint8Array): Promise<{ gasUsed: bigint; gasWanted: bigint; events: AbciEvent[]; error?: string }>;
+  simulateTx(
+    raw: Uint8Array,
+  ): Promise<{ gasUsed: bigint; gasWanted: bigint; events: AbciEvent[]; error?: string }>;
   /** State as of the end of `height`. */
   state(height?: number): StateReader;
   accounts(height?: number): AccountView[];

@@ -51,7 +51,14 @@ describe('rollup traffic', () => {
   it('runs the cw721 lifecycle and ICS-721 receives without unexpected failures', async () => {
     const { types, failures } = await run('wasm', 40, 12);
     expect(failures).toEqual([]);
-    for (const key of ['instantiate', 'wasm:mint', 'wasm:transfer_nft', 'wasm:send_nft', 'wasm:burn', 'recv_packet']) {
+    for (const key of [
+      'instantiate',
+      'wasm:mint',
+      'wasm:transfer_nft',
+      'wasm:send_nft',
+      'wasm:burn',
+      'recv_packet',
+    ]) {
       expect(types.get(key), key).toBeGreaterThan(0);
     }
   });

@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from '../common/logger.js';
-import { createFileBlockStore, createMemoryBlockStore } from './block-store.js';
 import { createBankMsgModule } from './bank/msg-send.js';
 import { createStoreBank } from './bank/store-bank.js';
-import { createChain, type Chain, type ChainOptions } from './chain.js';
+import { createFileBlockStore, createMemoryBlockStore } from './block-store.js';
+import { type Chain, type ChainOptions, createChain } from './chain.js';
 import { blockTime } from './comet-json.js';
-import { deriveAccount, deriveAccounts, deriveValidatorKey, type DevAccount, type KeyType } from './keys.js';
-import { createAuth, type Auth } from './state/auth.js';
+import { type DevAccount, deriveAccount, deriveAccounts, deriveValidatorKey, type KeyType } from './keys.js';
+import { type Auth, createAuth } from './state/auth.js';
 import { createStateStore, type StateStore } from './state/store.js';
 import { bankSendPlan, failingTxPlan } from './traffic/bank.js';
 import { createTrafficGenerator, type TrafficGenerator, type TrafficPlan } from './traffic/generator.js';
-import type { BankKeeper, ChainInfo, Coin, MsgModule, VmType } from './types.js';
+import type { AbciEvent, BankKeeper, BlockHooks, ChainInfo, Coin, MsgModule, VmType } from './types.js';
 
 export interface RollupOptions {
   vm: VmType;
@@ -41,7 +41,10 @@ const FUNDING: Record<VmType, bigint> = { evm: 10n ** 24n, move: 10n ** 15n, was
 export const moduleAddressBytes = (name: string) =>
   new Uint8Array(createHash('sha256').update(name).digest().subarray(0, 20));
 
-const VM_FACTS: Record<VmType, { keyType: KeyType; denom: string; minGasPrice: number; evmChainId?: number }> = {
+const VM_FACTS: Record<
+  VmType,
+  { keyType: KeyType; denom: string; minGasPrice: number; evmChainId?: number }
+> = {
   evm: { keyType: 'ethsecp256k1', denom: 'GAS', minGasPrice: 1e9 },
   move: { keyType: 'secp256k1', denom: 'umin', minGasPrice: 0.15 },
   wasm: { keyType: 'secp256k1', denom: 'umin', minGasPrice: 0.15 },
@@ -133,7 +136,10 @@ export async function createRollup(
     auth,
     bank,
     modules: [createBankMsgModule({ bank, prefix: BECH32_PREFIX }), ...parts.modules],
-    hooks: parts.hooks,
+    hooks: [
+      feeDistribution({ auth, bank, denom: info.denom, operator: operator.address }),
+      ...(parts.hooks ?? []),
+    ],
     sequencer: { ...validatorKey, operator: operator.address, moniker: `${options.chainId}-sequencer` },
     async genesis(ctx) {
       await parts.genesis?.(ctx);
@@ -167,6 +173,31 @@ export async function createRollup(
     if (record) traffic.observe(record);
   }
   return { vm: options.vm, chain, accounts, traffic };
+}
+
+/**
+ * The sequencer is paid at BeginBlock with the fees collected in the previous block, as the
+ * distribution step of a chain does; its bank events land in finalize_block_events (mode BeginBlock).
+ */
+function feeDistribution(options: {
+  auth: Auth;
+  bank: BankKeeper;
+  denom: string;
+  operator: string;
+}): BlockHooks {
+  return {
+    async beginBlock(ctx) {
+      const events: AbciEvent[] = [];
+      const collector = options.auth.moduleAddress('fee_collector');
+      const collected = await options.bank.balance(ctx.store, collector, options.denom);
+      if (collected > 0n) {
+        await options.bank.send({ ...ctx, events }, collector, options.operator, [
+          { denom: options.denom, amount: collected.toString() },
+        ]);
+      }
+      return events;
+    },
+  };
 }
 
 /** A stable EVM chain id from the chain id (minievm derives it from the chain id too). */

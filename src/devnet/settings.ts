@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { ConfigError } from '../common/errors.js';
 import { logSettings, parse, type SettingsSpec } from '../common/config.js';
+import { ConfigError } from '../common/errors.js';
 import type { VmType } from './types.js';
 
 const VMS = ['evm', 'move', 'wasm'] as const;
@@ -10,7 +10,8 @@ export const devnetSettings = {
   config: {
     flag: 'config',
     env: 'DEVNET_CONFIG',
-    description: 'JSON file with any of these settings (keys as the flags, camelCase or kebab-case); flags win',
+    description:
+      'JSON file with any of these settings (keys as the flags, camelCase or kebab-case); flags win',
     parse: parse.string,
     default: '',
   },

@@ -1,6 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js';
-import type { Logger } from '../common/logger.js';
 import { toBech32 } from '../chain/address.js';
+import type { Logger } from '../common/logger.js';
 import { createNftTransferModule } from './ibc/nft-transfer.js';
 import { NFT_TRANSFER_PORT } from './ibc/packet.js';
 import { createMoveNftModule } from './move/module.js';
@@ -31,13 +31,15 @@ export async function vmParts(vm: VmType, input: VmPartsInput): Promise<VmParts>
 function moveParts(input: VmPartsInput): VmParts {
   const { info, store, auth, accounts, relayer } = input;
   const moveNft = createMoveNftModule({ prefix: info.bech32Prefix, store, auth });
-  const nftTransfer = createNftTransferModule({ vm: 'move', prefix: info.bech32Prefix, move: moveNft.executor, auth });
+  const nftTransfer = createNftTransferModule({
+    vm: 'move',
+    prefix: info.bech32Prefix,
+    move: moveNft.executor,
+    auth,
+  });
   return {
     modules: [moveNft.module, nftTransfer.module],
-    plans: [
-      moveNftPlan(accounts),
-      nftReceivePlan({ relayer, accounts, destinationPort: NFT_TRANSFER_PORT }),
-    ],
+    plans: [moveNftPlan(accounts), nftReceivePlan({ relayer, accounts, destinationPort: NFT_TRANSFER_PORT })],
     extensions: { move: moveNft.node },
   };
 }
@@ -53,7 +55,13 @@ function wasmParts(input: VmPartsInput): VmParts {
   });
   // The ICS-721 contract of the rollup; its IBC port is `wasm.<address>`.
   const ics721 = toBech32(info.bech32Prefix, sha256(new TextEncoder().encode(`${info.chainId}/ics721`)));
-  const nftTransfer = createNftTransferModule({ vm: 'wasm', prefix: info.bech32Prefix, wasm: cw721.keeper, ics721, auth });
+  const nftTransfer = createNftTransferModule({
+    vm: 'wasm',
+    prefix: info.bech32Prefix,
+    wasm: cw721.keeper,
+    ics721,
+    auth,
+  });
   return {
     modules: [cw721.module, nftTransfer.module],
     plans: [cw721Plan(accounts), nftReceivePlan({ relayer, accounts, destinationPort: nftTransfer.port })],

@@ -15,7 +15,13 @@ export function bankSendPlan(weight = 4): TrafficPlan {
       return {
         kind: 'cosmos',
         signer: from,
-        msgs: [encodeAny(MSG_SEND, { fromAddress: from.address, toAddress: to.address, amount: [{ denom: chain.info.denom, amount }] })],
+        msgs: [
+          encodeAny(MSG_SEND, {
+            fromAddress: from.address,
+            toAddress: to.address,
+            amount: [{ denom: chain.info.denom, amount }],
+          }),
+        ],
         gasLimit: 200_000n,
       };
     },
@@ -38,7 +44,13 @@ export function failingTxPlan(weight = 1): TrafficPlan {
       return {
         kind: 'cosmos',
         signer: from,
-        msgs: [encodeAny(MSG_SEND, { fromAddress: from.address, toAddress: to.address, amount: [{ denom: chain.info.denom, amount }] })],
+        msgs: [
+          encodeAny(MSG_SEND, {
+            fromAddress: from.address,
+            toAddress: to.address,
+            amount: [{ denom: chain.info.denom, amount }],
+          }),
+        ],
         gasLimit: outOfGas ? 40_000n : 200_000n,
         expectFailure: true,
       };

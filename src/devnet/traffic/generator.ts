@@ -1,15 +1,28 @@
 import type { Logger } from '../../common/logger.js';
 import { createRng, type Rng } from '../../common/random.js';
 import type { Chain } from '../chain.js';
-import type { BlockRecord } from '../node.js';
 import type { DevAccount } from '../keys.js';
+import type { BlockRecord } from '../node.js';
 import { signTx } from '../tx/sign.js';
 import type { AnyMsg, Coin } from '../types.js';
 
 /** One tx a plan wants sent: cosmos msgs signed by `signer`, or a signed Ethereum tx. */
 export type PlannedTx =
-  | { kind: 'cosmos'; signer: DevAccount; msgs: AnyMsg[]; gasLimit?: bigint; fee?: Coin[]; memo?: string; expectFailure?: boolean }
-  | { kind: 'eth'; signer: DevAccount; build: (nonce: bigint) => Promise<Uint8Array> | Uint8Array; expectFailure?: boolean };
+  | {
+      kind: 'cosmos';
+      signer: DevAccount;
+      msgs: AnyMsg[];
+      gasLimit?: bigint;
+      fee?: Coin[];
+      memo?: string;
+      expectFailure?: boolean;
+    }
+  | {
+      kind: 'eth';
+      signer: DevAccount;
+      build: (nonce: bigint) => Promise<Uint8Array> | Uint8Array;
+      expectFailure?: boolean;
+    };
 
 export interface TrafficContext {
   rng: Rng;
@@ -97,7 +110,10 @@ export function createTrafficGenerator(options: TrafficOptions): TrafficGenerato
     });
     const result = await chain.submit(raw);
     if (result.code !== 0) {
-      logger.warn({ code: result.code, log: result.log, signer: planned.signer.address }, 'generated tx rejected');
+      logger.warn(
+        { code: result.code, log: result.log, signer: planned.signer.address },
+        'generated tx rejected',
+      );
       sequences.delete(planned.signer.address);
       return false;
     }

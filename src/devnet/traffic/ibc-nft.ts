@@ -1,8 +1,8 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { toBech32 } from '../../chain/address.js';
 import { buildNftRecvPacket, classDataOf } from '../ibc/packet.js';
-import { successfulTxEvents } from './events.js';
 import type { DevAccount } from '../keys.js';
+import { successfulTxEvents } from './events.js';
 import type { TrafficPlan } from './generator.js';
 
 /**

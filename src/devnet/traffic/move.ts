@@ -40,7 +40,11 @@ export function moveNftPlan(accounts: readonly DevAccount[], weight = 4): Traffi
         switch (e.attrs.get('type_tag')) {
           case '0x1::collection::MintEvent':
             if (collection) {
-              collection.tokens.set(data.nft!, { id: data.token_id!, address: data.nft!, owner: collection.creator });
+              collection.tokens.set(data.nft!, {
+                id: data.token_id!,
+                address: data.nft!,
+                owner: collection.creator,
+              });
             }
             break;
           case '0x1::object::TransferEvent':
@@ -58,7 +62,9 @@ export function moveNftPlan(accounts: readonly DevAccount[], weight = 4): Traffi
     },
     next({ rng }) {
       const live = [...collections.values()];
-      const tokens = live.flatMap((c) => [...c.tokens.values()].map((t) => ({ c, t }))).filter(({ t }) => !busy.has(t.address));
+      const tokens = live
+        .flatMap((c) => [...c.tokens.values()].map((t) => ({ c, t })))
+        .filter(({ t }) => !busy.has(t.address));
       const action = rng.weighted({
         create: live.length < 3 ? 5 : 0.3,
         mint: live.length > 0 ? 5 : 0,
@@ -74,7 +80,14 @@ export function moveNftPlan(accounts: readonly DevAccount[], weight = 4): Traffi
         return {
           kind: 'cosmos',
           signer: creator,
-          msgs: [moveMsgs.createCollection(creator.address, { name, description: `${name} (devnet)`, uri: `https://devnet.weft/move/${created}`, mutableNftUri: true })],
+          msgs: [
+            moveMsgs.createCollection(creator.address, {
+              name,
+              description: `${name} (devnet)`,
+              uri: `https://devnet.weft/move/${created}`,
+              mutableNftUri: true,
+            }),
+          ],
         };
       }
       if (action === 'mint') {
@@ -84,17 +97,32 @@ export function moveNftPlan(accounts: readonly DevAccount[], weight = 4): Traffi
         return {
           kind: 'cosmos',
           signer: c.creator,
-          msgs: [moveMsgs.mint(c.creator.address, { collection: c.name, tokenId: id, uri: `ipfs://devnet/${c.address}/${id}`, to: to.address })],
+          msgs: [
+            moveMsgs.mint(c.creator.address, {
+              collection: c.name,
+              tokenId: id,
+              uri: `ipfs://devnet/${c.address}/${id}`,
+              to: to.address,
+            }),
+          ],
         };
       }
       const { c, t } = rng.pick(tokens);
       busy.add(t.address);
       if (action === 'transfer') {
         const to = rng.pick(accounts.filter((a) => a !== t.owner));
-        return { kind: 'cosmos', signer: t.owner, msgs: [moveMsgs.transfer(t.owner.address, t.address, to.address)] };
+        return {
+          kind: 'cosmos',
+          signer: t.owner,
+          msgs: [moveMsgs.transfer(t.owner.address, t.address, to.address)],
+        };
       }
       if (action === 'setUri') {
-        return { kind: 'cosmos', signer: c.creator, msgs: [moveMsgs.setUri(c.creator.address, t.address, `ipfs://devnet/updated/${t.id}`)] };
+        return {
+          kind: 'cosmos',
+          signer: c.creator,
+          msgs: [moveMsgs.setUri(c.creator.address, t.address, `ipfs://devnet/updated/${t.id}`)],
+        };
       }
       return { kind: 'cosmos', signer: t.owner, msgs: [moveMsgs.burn(t.owner.address, t.address)] };
     },

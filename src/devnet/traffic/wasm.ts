@@ -44,7 +44,8 @@ export function cw721Plan(accounts: readonly DevAccount[], weight = 4): TrafficP
             // The generator instantiates with the sender as minter; ICS-721 vouchers are minted by the contract.
             const minter = byAddress.get(e.msg.sender);
             pendingInstantiations = Math.max(0, pendingInstantiations - 1);
-            if (minter) collections.set(contract, { address: contract, minter, tokens: new Map(), nextId: 1 });
+            if (minter)
+              collections.set(contract, { address: contract, minter, tokens: new Map(), nextId: 1 });
           }
           continue;
         }
@@ -90,7 +91,12 @@ export function cw721Plan(accounts: readonly DevAccount[], weight = 4): TrafficP
         return {
           kind: 'cosmos',
           signer: minter,
-          msgs: [cw721Msgs.instantiate(minter.address, { name: `Devnet Wasm Collection ${instantiated}`, symbol: `DWC${instantiated}` })],
+          msgs: [
+            cw721Msgs.instantiate(minter.address, {
+              name: `Devnet Wasm Collection ${instantiated}`,
+              symbol: `DWC${instantiated}`,
+            }),
+          ],
         };
       }
       if (action === 'receiver') {
@@ -105,17 +111,31 @@ export function cw721Plan(accounts: readonly DevAccount[], weight = 4): TrafficP
         return {
           kind: 'cosmos',
           signer: c.minter,
-          msgs: [cw721Msgs.mint(c.minter.address, c.address, { tokenId, owner: owner.address, tokenUri: `ipfs://devnet/${c.address}/${tokenId}` })],
+          msgs: [
+            cw721Msgs.mint(c.minter.address, c.address, {
+              tokenId,
+              owner: owner.address,
+              tokenUri: `ipfs://devnet/${c.address}/${tokenId}`,
+            }),
+          ],
         };
       }
       const { c, t } = rng.pick(tokens);
       busy.add(`${c.address}/${t.id}`);
       if (action === 'transfer') {
         const to = rng.pick(accounts.filter((a) => a !== t.owner));
-        return { kind: 'cosmos', signer: t.owner, msgs: [cw721Msgs.transfer(t.owner.address, c.address, { recipient: to.address, tokenId: t.id })] };
+        return {
+          kind: 'cosmos',
+          signer: t.owner,
+          msgs: [cw721Msgs.transfer(t.owner.address, c.address, { recipient: to.address, tokenId: t.id })],
+        };
       }
       if (action === 'send') {
-        return { kind: 'cosmos', signer: t.owner, msgs: [cw721Msgs.send(t.owner.address, c.address, { to: rng.pick(receivers), tokenId: t.id })] };
+        return {
+          kind: 'cosmos',
+          signer: t.owner,
+          msgs: [cw721Msgs.send(t.owner.address, c.address, { to: rng.pick(receivers), tokenId: t.id })],
+        };
       }
       return { kind: 'cosmos', signer: t.owner, msgs: [cw721Msgs.burn(t.owner.address, c.address, t.id)] };
     },
