@@ -12,7 +12,9 @@ export interface Setting<T> {
 }
 
 export type SettingsSpec = Record<string, Setting<unknown>>;
-export type SettingsOf<S extends SettingsSpec> = { [K in keyof S]: S[K] extends Setting<infer T> ? T : never };
+export type SettingsOf<S extends SettingsSpec> = {
+  [K in keyof S]: S[K] extends Setting<infer T> ? T : never;
+};
 
 export interface ConfigSource {
   argv: readonly string[];
@@ -24,7 +26,8 @@ export function parseFlags(argv: readonly string[], booleanFlags: ReadonlySet<st
   const flags = new Map<string, string>();
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i]!;
-    if (!arg.startsWith('--')) throw new ConfigError(arg, 'unexpected argument (flags look like --name value)');
+    if (!arg.startsWith('--'))
+      throw new ConfigError(arg, 'unexpected argument (flags look like --name value)');
     const eq = arg.indexOf('=');
     const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
     if (eq !== -1) {
@@ -42,7 +45,11 @@ export function parseFlags(argv: readonly string[], booleanFlags: ReadonlySet<st
 }
 
 export function loadSettings<S extends SettingsSpec>(spec: S, source: ConfigSource): SettingsOf<S> {
-  const booleans = new Set(Object.values(spec).filter((s) => s.boolean).map((s) => s.flag));
+  const booleans = new Set(
+    Object.values(spec)
+      .filter((s) => s.boolean)
+      .map((s) => s.flag),
+  );
   const flags = parseFlags(source.argv, booleans);
   const known = new Set(Object.values(spec).map((s) => s.flag));
   for (const name of flags.keys()) {
@@ -89,7 +96,8 @@ export const parse = {
     (min = -Infinity, max = Infinity) =>
     (raw: string, name: string) => {
       const value = Number(raw);
-      if (raw.trim() === '' || !Number.isFinite(value)) throw new ConfigError(name, `"${raw}" is not a number`);
+      if (raw.trim() === '' || !Number.isFinite(value))
+        throw new ConfigError(name, `"${raw}" is not a number`);
       if (value < min || value > max) throw new ConfigError(name, `${value} is outside ${min}..${max}`);
       return value;
     },
@@ -102,7 +110,8 @@ export const parse = {
   oneOf:
     <T extends string>(values: readonly T[]) =>
     (raw: string, name: string): T => {
-      if (!values.includes(raw as T)) throw new ConfigError(name, `"${raw}" is not one of ${values.join(', ')}`);
+      if (!values.includes(raw as T))
+        throw new ConfigError(name, `"${raw}" is not one of ${values.join(', ')}`);
       return raw as T;
     },
   listOf:

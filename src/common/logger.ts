@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { type Logger, pino } from 'pino';
 
 export type { Logger };
 
@@ -29,7 +29,9 @@ export function createLogger(options: LoggerOptions): Logger {
           .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
           .join(' ');
         const label = pino.levels.labels[level as number] ?? 'info';
-        process.stderr.write(`${label.padEnd(5)} ${name ? `[${name}] ` : ''}${msg ?? ''}${fields ? ` ${fields}` : ''}\n`);
+        process.stderr.write(
+          `${label.padEnd(5)} ${name ? `[${name}] ` : ''}${msg ?? ''}${fields ? ` ${fields}` : ''}\n`,
+        );
       },
     },
   );

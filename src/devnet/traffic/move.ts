@@ -74,7 +74,8 @@ export function moveNftPlan(accounts: readonly DevAccount[], weight = 4): Traffi
       });
       if (action === 'create') {
         const creator = rng.pick(accounts);
-        const name = `Devnet Move Collection ${(created += 1)}`;
+        created += 1;
+        const name = `Devnet Move Collection ${created}`;
         const address = moveAddresses.collection(creator.address, name);
         collections.set(name, { name, creator, address, tokens: new Map(), nextId: 1 });
         return {
