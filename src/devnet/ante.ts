@@ -100,9 +100,8 @@ export async function runAnte(
         fee.amount,
       );
     } catch (err) {
-      if (err instanceof TxError && err.code === 5) {
-        throw new TxError('sdk', 5, `${err.message}: insufficient funds`);
-      }
+      // SDK DeductFees wraps whatever the bank says as insufficient funds.
+      if (err instanceof TxError) throw new TxError('sdk', 5, `${err.message}: insufficient funds`);
       throw err;
     }
   }

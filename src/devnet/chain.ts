@@ -62,12 +62,9 @@ export interface EvmHooks {
     blockHash: string;
     parentHash: string;
     txs: Array<{ record: TxRecord; decoded: DecodedTx; eth?: EthTxEnvelope; gasUsed: bigint }>;
-    traces: Map<number, Record<string, unknown>>;
   }): EvmBlockRecord;
   /** Rebuilds in-memory indexes from a stored block at start. */
   replayBlock?(record: BlockRecord): void;
-  /** Trace of the tx being delivered, taken by the chain after it runs (callTracer frame). */
-  takeTrace?(): Record<string, unknown> | undefined;
 }
 
 export interface ChainOptions {
@@ -165,7 +162,8 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
     txIndexInBlock: number,
     eth?: EthTxEnvelope,
   ): Promise<{ result: ExecTxResultJson; events: AbciEvent[]; gasUsed: bigint }> => {
-    const gasLimit = tx.authInfo.fee.gasLimit;
+    // The SDK simulates with an unlimited gas meter, so estimates never run out of gas.
+    const gasLimit = mode === 'simulate' ? 2n ** 63n - 1n : tx.authInfo.fee.gasLimit;
     const ctx: TxContext = {
       ...ctxBase,
       mode,
@@ -338,11 +336,8 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
       pendingSequences.clear();
       // Txs left in the mempool keep their place: rebuild the pending sequences from them.
       const txs: Array<{ record: TxRecord; decoded: DecodedTx; eth?: EthTxEnvelope; gasUsed: bigint }> = [];
-      const traces = new Map<number, Record<string, unknown>>();
       for (const [index, { decoded, eth }] of pending.entries()) {
         const { result, gasUsed } = await runTx('deliver', ctx, decoded, index, eth);
-        const trace = options.evm?.takeTrace?.();
-        if (trace) traces.set(index, trace);
         const record: TxRecord = {
           hash: decoded.hash,
           raw: toBase64(decoded.raw),
@@ -397,7 +392,6 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
           blockHash: rendered.hash,
           parentHash: lastBlockHash,
           txs,
-          traces,
         });
       }
       blocks.put(record);

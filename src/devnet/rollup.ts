@@ -5,6 +5,7 @@ import { createStoreBank } from './bank/store-bank.js';
 import { createFileBlockStore, createMemoryBlockStore } from './block-store.js';
 import { type Chain, type ChainOptions, createChain } from './chain.js';
 import { blockTime } from './comet-json.js';
+import { evmChainIdOf } from './evm/fee-units.js';
 import { type DevAccount, deriveAccount, deriveAccounts, deriveValidatorKey, type KeyType } from './keys.js';
 import { type Auth, createAuth } from './state/auth.js';
 import { createStateStore, type StateStore } from './state/store.js';
@@ -60,6 +61,8 @@ export interface VmBase {
   auth: Auth;
   bank: BankKeeper;
   blockTimeNanos: (height: number) => bigint;
+  /** The chain, once built (node extensions submit txs through it). */
+  chain: () => Chain;
 }
 
 /** What a VM adds to the common rollup: its bank, its modules, its traffic and node extensions. */
@@ -88,7 +91,7 @@ export async function createRollup(
     bech32Prefix: BECH32_PREFIX,
     denom: facts.denom,
     minGasPrice: facts.minGasPrice,
-    evmChainId: options.vm === 'evm' ? evmChainIdOf(options.chainId) : undefined,
+    evmChainId: options.vm === 'evm' ? Number(evmChainIdOf(options.chainId)) : undefined,
   };
   const accounts = deriveAccounts({
     seed: options.seed,
@@ -113,7 +116,12 @@ export async function createRollup(
     prefix: BECH32_PREFIX,
     name: 'relayer',
   });
+  let built: Chain | undefined;
   const parts = await vmParts({
+    chain: () => {
+      if (!built) throw new Error('rollup: the chain is not built yet');
+      return built;
+    },
     info,
     accounts,
     relayer,
@@ -159,6 +167,7 @@ export async function createRollup(
     logger: options.logger,
   });
 
+  built = chain;
   const traffic = createTrafficGenerator({
     chain,
     accounts,
@@ -198,9 +207,4 @@ function feeDistribution(options: {
       return events;
     },
   };
-}
-
-/** A stable EVM chain id from the chain id (minievm derives it from the chain id too). */
-function evmChainIdOf(chainId: string): number {
-  return createHash('sha256').update(chainId).digest().readUInt32BE(0) % 1_000_000_000;
 }

@@ -1,0 +1,119 @@
+import { toBech32 } from '../../chain/address.js';
+import type { Auth } from '../state/auth.js';
+import type { StateStore } from '../state/store.js';
+import type { BlockContext, TxContext } from '../types.js';
+import type { CallFrameJson } from './call-tracer.js';
+import type { EvmExecution, EvmExecutor, EvmOutcome } from './executor.js';
+import type { EvmStateBackend } from './overlay.js';
+import { evmKeys } from './state-keys.js';
+
+/** Where an execution runs: which state, which block, and which tx (when it belongs to one). */
+export interface ExecContext {
+  store: EvmStateBackend;
+  height: number;
+  timeMs: number;
+  mode?: TxContext['mode'];
+  txHash?: string;
+  /** The chain's store, when the execution changes chain state (new accounts are created in it). */
+  chainStore?: StateStore;
+}
+
+/** The execution context of a chain context (a block, a tx, or a bank movement inside either). */
+export function execContextOf(ctx: BlockContext & Partial<Pick<TxContext, 'mode' | 'txHash'>>): ExecContext {
+  return {
+    store: ctx.store,
+    chainStore: ctx.store,
+    height: ctx.height,
+    timeMs: ctx.timeMs,
+    ...(ctx.mode ? { mode: ctx.mode } : {}),
+    ...(ctx.txHash ? { txHash: ctx.txHash } : {}),
+  };
+}
+
+export type KeeperExecution = Omit<EvmExecution, 'backend' | 'block' | 'trace'>;
+
+export interface EvmKeeper {
+  /** minievm `EVMCall`/`EVMCreate`: one top-level execution, traced when it is part of a delivered tx. */
+  run(ctx: ExecContext, execution: KeeperExecution): Promise<EvmOutcome>;
+  /** Records that a delivered tx ended in an EVM revert (minievm hands the data to the tracer). */
+  noteRevert(txHash: string, data: Uint8Array): void;
+  /** The top-level frames and revert of a delivered tx, in execution order; each tx is taken once. */
+  takeTrace(txHash: string): { calls: CallFrameJson[]; revert?: Uint8Array };
+}
+
+const TRANSFER_TOPIC = 'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+const hexOf = (bytes: Uint8Array) =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+
+export function createEvmKeeper(options: {
+  executor: EvmExecutor;
+  prefix: string;
+  feeDenom: string;
+  auth?: Auth;
+}): EvmKeeper {
+  const { executor, auth, prefix } = options;
+  const frames = new Map<string, CallFrameJson[]>();
+  const reverts = new Map<string, Uint8Array>();
+
+  /**
+   * minievm creates Cosmos accounts as the EVM touches addresses: a contract account for each created
+   * contract, and a base account for each recipient of a registered ERC20 (its `register_erc20_store`).
+   */
+  const createAccounts = (store: StateStore, outcome: EvmOutcome) => {
+    if (!auth) return;
+    for (const contract of outcome.createdContracts) auth.ensure(store, toBech32(prefix, contract));
+    for (const log of outcome.logs) {
+      if (log.topics.length !== 3 || hexOf(log.topics[0]!) !== TRANSFER_TOPIC) continue;
+      if (store.get(evmKeys.denomOfContract(hexOf(log.address))) === undefined) continue;
+      const recipient = log.topics[2]!.subarray(12);
+      if (recipient.every((b) => b === 0)) continue;
+      auth.ensure(store, toBech32(prefix, recipient));
+    }
+  };
+
+  /**
+   * minievm moves a call's value with the fee token's `transfer`, which logs a Transfer before the
+   * callee runs. Here the balance moves in the token's storage directly, so the log is added to match.
+   */
+  const addValueTransferLog = (ctx: ExecContext, execution: KeeperExecution, outcome: EvmOutcome) => {
+    const feeContract = ctx.store.get(evmKeys.contractOfDenom(options.feeDenom));
+    const recipient = execution.to ?? outcome.createdAddress;
+    if (!feeContract || !recipient) return;
+    const word = (bytes: Uint8Array) => Buffer.concat([Buffer.alloc(32 - bytes.length), bytes]);
+    outcome.logs.unshift({
+      address: Buffer.from(feeContract, 'hex'),
+      topics: [Buffer.from(TRANSFER_TOPIC, 'hex'), word(execution.caller), word(recipient)],
+      data: Buffer.from(execution.value!.toString(16).padStart(64, '0'), 'hex'),
+    });
+  };
+
+  return {
+    async run(ctx, execution) {
+      const trace = ctx.mode === 'deliver' && ctx.txHash !== undefined;
+      const outcome = await executor.run({
+        ...execution,
+        backend: ctx.store,
+        block: { height: ctx.height, timeMs: ctx.timeMs },
+        trace,
+      });
+      if (trace && outcome.frame) {
+        const list = frames.get(ctx.txHash!) ?? [];
+        list.push(outcome.frame);
+        frames.set(ctx.txHash!, list);
+      }
+      if (!outcome.error && (execution.value ?? 0n) > 0n) addValueTransferLog(ctx, execution, outcome);
+      if (!outcome.error && ctx.chainStore) createAccounts(ctx.chainStore, outcome);
+      return outcome;
+    },
+    noteRevert(txHash, data) {
+      reverts.set(txHash, data);
+    },
+    takeTrace(txHash) {
+      const calls = frames.get(txHash) ?? [];
+      const revert = reverts.get(txHash);
+      frames.delete(txHash);
+      reverts.delete(txHash);
+      return revert ? { calls, revert } : { calls };
+    },
+  };
+}

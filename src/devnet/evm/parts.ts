@@ -1,0 +1,30 @@
+import type { VmParts } from '../rollup.js';
+import { evmTrafficPlans } from '../traffic/evm.js';
+import type { VmPartsInput } from '../vms.js';
+import { gasPriceWei } from './fee-units.js';
+import { createEvmModule } from './module.js';
+
+/** The EVM rollup: minievm's module, its ERC20-backed bank, the JSON-RPC backend and EVM traffic. */
+export async function evmParts(input: VmPartsInput): Promise<VmParts> {
+  const { info, store, auth, accounts } = input;
+  const evm = await createEvmModule({ chain: info, auth });
+  const node = evm.createNode({
+    store,
+    latestHeight: () => input.chain().latestHeight(),
+    broadcast: (raw, eth) => input.chain().submit(raw, eth),
+  });
+  return {
+    bank: evm.bank,
+    modules: [evm],
+    genesis: (ctx) => evm.genesis(ctx),
+    evm,
+    extensions: { evm: node },
+    plans: evmTrafficPlans({
+      accounts,
+      artifacts: evm.artifacts,
+      evmChainId: Number(evm.evmChainId),
+      gasPrice: gasPriceWei(info.minGasPrice, evm.feeDecimals),
+    }),
+    sendEthTx: (raw) => node.sendRawTransaction(raw),
+  };
+}
