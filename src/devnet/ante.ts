@@ -14,7 +14,14 @@ export interface AnteOptions {
   /** Verifies a SIGN_MODE_ETHEREUM tx (EVM rollup); absent elsewhere. */
   verifyEthereumTx?: (tx: DecodedTx) => boolean;
   maxMemoCharacters?: number;
+  /**
+   * Signatures already verified (CheckTx verifies before DeliverTx does), keyed by tx hash, signer
+   * index and account number: the tx hash covers the signed bytes and the signature.
+   */
+  verifiedSignatures?: Set<string>;
 }
+
+const MAX_VERIFIED_SIGNATURES = 100_000;
 
 /**
  * The SDK 0.50 ante chain, in its order: basic checks, tx size gas, fee check and deduction, pubkey
@@ -123,7 +130,8 @@ export async function runAnte(
       );
     }
     const mode = info.modeInfo?.single?.mode;
-    const verified =
+    const cacheKey = `${tx.hash}/${i}/${account.number}`;
+    const verify = () =>
       mode === SIGN_MODE_ETHEREUM
         ? (options.verifyEthereumTx?.(tx) ?? false)
         : verifyTxSignature({
@@ -136,6 +144,11 @@ export async function runAnte(
             }),
             signature: tx.signatures[i]!,
           });
+    const verified = options.verifiedSignatures?.has(cacheKey) || verify();
+    if (verified && options.verifiedSignatures) {
+      if (options.verifiedSignatures.size >= MAX_VERIFIED_SIGNATURES) options.verifiedSignatures.clear();
+      options.verifiedSignatures.add(cacheKey);
+    }
     if (!verified) {
       throw new TxError(
         'sdk',

@@ -116,6 +116,7 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
   const mempool: PendingTx[] = [];
   // Next sequence per signer including txs already in the mempool (CheckTx state).
   const pendingSequences = new Map<string, bigint>();
+  const verifiedSignatures = new Set<string>();
   let earliest = 1;
   let appHash = '';
   let lastBlockHash = '';
@@ -192,7 +193,12 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
     }
     store.checkpoint();
     try {
-      await runAnte({ auth, bank, verifyEthereumTx: options.evm?.verifyEthereumTx }, ctx, tx, msgSigners(tx));
+      await runAnte(
+        { auth, bank, verifyEthereumTx: options.evm?.verifyEthereumTx, verifiedSignatures },
+        ctx,
+        tx,
+        msgSigners(tx),
+      );
       store.commit();
     } catch (err) {
       store.revert();
@@ -303,7 +309,7 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
       if (missing)
         throw new TxError('sdk', 2, `unable to resolve type URL ${missing.typeUrl}: tx parse error`);
       await runAnte(
-        { auth, bank, verifyEthereumTx: options.evm?.verifyEthereumTx },
+        { auth, bank, verifyEthereumTx: options.evm?.verifyEthereumTx, verifiedSignatures },
         txCtx,
         tx,
         msgSigners(tx),

@@ -100,7 +100,8 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
       host: options.host,
       ports: { rpc: port(0), rest: port(1), jsonRpc: port(2) },
       faults: options.faults,
-      logger: logger.child({ chain: chainId }),
+      // The servers log warnings and errors only; the listen lines repeat what the devnet prints.
+      logger: logger.child({ chain: chainId }, { level: 'warn' }),
     });
     chains.push({ ...rollup, urls: servers.urls, servers });
   }
@@ -173,6 +174,10 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
         if (closed) return;
         running = devnet
           .step()
+          .then((txs) => {
+            const height = Math.max(...chains.map((c) => c.chain.latestHeight()));
+            if (height % 10 === 0) logger.info({ height, txs }, 'blocks produced');
+          })
           .catch((err: unknown) => logger.error({ err }, 'block production failed'))
           .finally(() => {
             if (!closed) timer = setTimeout(tick, options.blockTimeMs);

@@ -1,0 +1,19 @@
+/**
+ * `npm run bench -- <name> [--flag value ...]`: runs one benchmark (or all of them) and prints JSON.
+ * Benchmarks are not tests: they measure, and only fail when they cannot run.
+ */
+const benches: Record<string, () => Promise<{ run: (argv: string[]) => Promise<unknown> }>> = {
+  devnet: () => import('./devnet.js'),
+};
+
+const [name, ...argv] = process.argv.slice(2);
+const selected = name && !name.startsWith('--') ? [name] : Object.keys(benches);
+for (const bench of selected) {
+  const load = benches[bench];
+  if (!load) {
+    process.stderr.write(`bench: unknown benchmark "${bench}" (known: ${Object.keys(benches).join(', ')})\n`);
+    process.exit(2);
+  }
+  const result = await (await load()).run(name === bench ? argv : []);
+  process.stdout.write(`${JSON.stringify({ bench, ...(result as object) }, null, 2)}\n`);
+}
