@@ -145,7 +145,20 @@ describe('Ethereum tx conversion', () => {
       maxPriorityFeePerGas: 1n,
       to,
     });
-    expect(() => convertEthereumTx(foreign, params)).toThrow('invalid chain id for signer');
+    expect(() => convertEthereumTx(foreign, params)).toThrow(
+      `invalid chain id for signer: have 1 want ${params.evmChainId}`,
+    );
+    const { raw: foreignLegacy } = await sign({
+      type: 'legacy',
+      chainId: 5,
+      nonce: 0,
+      gas: 21_000n,
+      gasPrice: 1n,
+      to,
+    });
+    expect(() => convertEthereumTx(foreignLegacy, params)).toThrow(
+      `invalid chain id for signer: have 5 want ${params.evmChainId}`,
+    );
   });
 
   it('derives the Ethereum chain id from the cosmos chain id as minievm does', () => {

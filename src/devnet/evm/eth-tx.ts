@@ -1,4 +1,5 @@
 import { type Common, createCustomCommon, Hardfork, Mainnet } from '@ethereumjs/common';
+import { RLP } from '@ethereumjs/rlp';
 import {
   type AccessListBytes,
   createAccessList2930Tx,
@@ -66,6 +67,24 @@ export function ethGasPrice(tx: TypedTransaction): bigint {
   return feeCapOf(tx);
 }
 
+const UINT64 = 2n ** 64n;
+const bigIntOf = (bytes: Uint8Array) => (bytes.length === 0 ? 0n : BigInt(hex(bytes)));
+
+/**
+ * The chain id a signed tx claims: typed txs carry it as their first field; legacy ones derive it from V
+ * as go-ethereum's `deriveChainId` does (in uint64 arithmetic when V fits 64 bits).
+ */
+function claimedChainId(raw: Uint8Array): bigint | undefined {
+  try {
+    if (raw[0]! <= 0x7f) return bigIntOf((RLP.decode(raw.subarray(1)) as Uint8Array[])[0]!);
+    const v = bigIntOf((RLP.decode(raw) as Uint8Array[])[6]!);
+    if (v === 27n || v === 28n) return 0n;
+    return v < UINT64 ? ((v - 35n + UINT64) % UINT64) / 2n : (v - 35n) >> 1n;
+  } catch {
+    return undefined;
+  }
+}
+
 function decodeEthTx(raw: Uint8Array, evmChainId: bigint): TypedTransaction {
   if (raw.length > 0 && raw[0]! <= 0x7f && !SUPPORTED_TYPES.includes(raw[0]!)) {
     throw new Error(`unsupported tx type: ${raw[0]}: tx intended signer does not match the given signer`);
@@ -75,7 +94,15 @@ function decodeEthTx(raw: Uint8Array, evmChainId: bigint): TypedTransaction {
     tx = createTxFromRLP(raw, { common: commonFor(evmChainId) }) as TypedTransaction;
   } catch (err) {
     const message = (err as Error).message;
-    if (/chain ?id|EIP155/i.test(message)) throw new Error('invalid chain id for signer');
+    if (/chain ?id|EIP155/i.test(message)) {
+      // go-ethereum's signers: `fmt.Errorf("%w: have %d want %d", ErrInvalidChainId, ...)`.
+      const claimed = claimedChainId(raw);
+      throw new Error(
+        claimed === undefined
+          ? 'invalid chain id for signer'
+          : `invalid chain id for signer: have ${claimed} want ${evmChainId}`,
+      );
+    }
     throw new Error(message.split(' (tx type=')[0] ?? message);
   }
   if (tx.type === 0 && (tx.v === 27n || tx.v === 28n)) throw new Error(JsonRpcErrorText.unprotectedTx);
