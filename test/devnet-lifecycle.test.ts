@@ -79,6 +79,13 @@ describe('devnet lifecycle', () => {
     }
   });
 
+  it('fills blocks at 50 generated txs per block on every VM', async () => {
+    const net = await devnet({ txsPerBlock: 50, accounts: 20 });
+    const report = await net.fastForward(5);
+    expect(report.perChain.map((c) => c.txs)).toEqual([250, 250, 250]);
+    for (const c of net.chains) expect(c.chain.getBlock(5)!.txs).toHaveLength(50);
+  });
+
   it('stops producing at the halt height while the nodes keep serving', async () => {
     const net = await devnet({ vms: ['move'], haltHeight: 4 });
     await net.fastForward(10);
