@@ -4,6 +4,7 @@
  */
 const benches: Record<string, () => Promise<{ run: (argv: string[]) => Promise<unknown> }>> = {
   devnet: () => import('./devnet.js'),
+  store: () => import('./store.js'),
 };
 
 const [name, ...argv] = process.argv.slice(2);

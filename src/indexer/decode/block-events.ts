@@ -1,0 +1,69 @@
+/** An ABCI event as CometBFT v0.38 JSON carries it (`attributes` is left out when there are none). */
+export interface CometEvent {
+  type: string;
+  attributes?: Array<{ key: string; value: string; index?: boolean }>;
+}
+
+/** An event of the block with the position of the tx that emitted it (null for block-level events). */
+export interface BlockEvent {
+  event: CometEvent;
+  txIndex: number | null;
+}
+
+interface FinalizeEvents {
+  pre: CometEvent[];
+  begin: CometEvent[];
+  end: CometEvent[];
+}
+
+/**
+ * `finalize_block_events` split by their last attribute, as rollytics' scraper does: `mode` BeginBlock or
+ * EndBlock, no `mode` at all means pre-block (upgrades); events without attributes are dropped.
+ */
+export function splitFinalizeEvents(events: CometEvent[] | null | undefined): FinalizeEvents {
+  const out: FinalizeEvents = { pre: [], begin: [], end: [] };
+  for (const event of events ?? []) {
+    const attributes = event.attributes;
+    if (!attributes || attributes.length === 0) continue;
+    const last = attributes[attributes.length - 1]!;
+    if (last.key !== 'mode') out.pre.push(event);
+    else if (last.value === 'BeginBlock') out.begin.push(event);
+    else if (last.value === 'EndBlock') out.end.push(event);
+  }
+  return out;
+}
+
+/** The `txs_results` of a `/block_results` answer (`null` on an empty block). */
+export function txResultsOf(blockResults: Record<string, any>): Array<Record<string, any>> {
+  return (blockResults.txs_results as Array<Record<string, any>> | null | undefined) ?? [];
+}
+
+/**
+ * Every event of the block in rollytics' `ExtractEvents` order: pre-block, begin-block, each tx's
+ * events, end-block. Only events of `types` are kept when given.
+ */
+export function orderedBlockEvents(
+  blockResults: Record<string, any>,
+  types?: ReadonlySet<string>,
+): BlockEvent[] {
+  const keep = (event: CometEvent) => types === undefined || types.has(event.type);
+  const { pre, begin, end } = splitFinalizeEvents(blockResults.finalize_block_events);
+  const out: BlockEvent[] = [];
+  const push = (events: CometEvent[], txIndex: number | null) => {
+    for (const event of events) if (keep(event)) out.push({ event, txIndex });
+  };
+  push(pre, null);
+  push(begin, null);
+  txResultsOf(blockResults).forEach((result, i) => {
+    push((result.events as CometEvent[] | null) ?? [], i);
+  });
+  push(end, null);
+  return out;
+}
+
+/** Attribute values by key; a repeated key keeps its last value (Go map semantics of `AttrMap`). */
+export function attributeMap(event: CometEvent): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const attr of event.attributes ?? []) map.set(attr.key, attr.value);
+  return map;
+}

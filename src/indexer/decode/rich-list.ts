@@ -1,0 +1,58 @@
+import type { BalanceDelta } from '../../store/records.js';
+import type { BlockBundle } from '../bundle.js';
+import { accAddressFromString } from './account-address.js';
+import { orderedBlockEvents } from './block-events.js';
+import { ZERO_TOPIC } from './nft-evm.js';
+
+/**
+ * Rich-list changes of an EVM block: every ERC20 `Transfer` log (exactly three topics) moves `data` (a
+ * uint256) of the token, the lowercased contract address, from `topics[1]` to `topics[2]`; the zero
+ * address side of a mint or burn is skipped. Deltas are summed per account and token, in first-seen order
+ * (a zero sum is kept: the holder still gets a row, as rollytics' upsert gives it).
+ *
+ * Unlike rollytics, which reads tx events only, block-level `finalize_block_events` count too by default:
+ * minievm pays fees and distributes them with ERC20 transfers outside any tx, and leaving those out makes
+ * balances drift from the chain.
+ */
+
+const ERC20_TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+const EVM_EVENTS = new Set(['evm']);
+// Topics are 0x hex, so any bech32 prefix reads them the same way.
+const HEX_ONLY_PREFIX = 'init';
+
+export function erc20TransferDeltas(
+  bundle: Pick<BlockBundle, 'blockResults'>,
+  options: { blockEvents?: boolean } = {},
+): BalanceDelta[] {
+  const totals = new Map<string, BalanceDelta>();
+  const apply = (topic: string, denom: string, delta: bigint) => {
+    if (topic === ZERO_TOPIC) return;
+    const account = accAddressFromString(topic, HEX_ONLY_PREFIX);
+    if (!account) return;
+    const id = `${account.hex}/${denom}`;
+    const entry = totals.get(id);
+    if (entry) entry.delta += delta;
+    else totals.set(id, { account: account.bytes, denom, delta });
+  };
+  for (const { event, txIndex } of orderedBlockEvents(bundle.blockResults, EVM_EVENTS)) {
+    if (txIndex === null && options.blockEvents === false) continue;
+    for (const attr of event.attributes ?? []) {
+      if (attr.key !== 'log' || !attr.value.includes(ERC20_TRANSFER_TOPIC)) continue;
+      let log: { address?: unknown; topics?: unknown; data?: unknown };
+      try {
+        log = JSON.parse(attr.value);
+      } catch {
+        continue;
+      }
+      const topics = log.topics;
+      if (!Array.isArray(topics) || topics.length !== 3 || topics[0] !== ERC20_TRANSFER_TOPIC) continue;
+      if (typeof log.address !== 'string' || typeof log.data !== 'string') continue;
+      if (!/^0x[0-9a-fA-F]+$/.test(log.data)) continue;
+      const amount = BigInt(log.data);
+      const denom = log.address.toLowerCase();
+      apply(String(topics[1]), denom, -amount);
+      apply(String(topics[2]), denom, amount);
+    }
+  }
+  return [...totals.values()];
+}

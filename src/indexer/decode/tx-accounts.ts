@@ -1,0 +1,101 @@
+import { type AccountRef, accAddressFromString } from './account-address.js';
+import type { CometEvent } from './block-events.js';
+
+/**
+ * The accounts a tx touches, grepped from its events as rollytics' `GrepAddressesFromTx` does, but with the
+ * chain's bech32 prefix instead of a hard-coded `init1`:
+ * - `move` `data`: every `0x…` hex run in the JSON (the `fa_store` owner resolution is not done);
+ * - `evm` `log`: the log address and the address-shaped topics after the first;
+ * - `call` `ret`: skipped, so addresses that only appear in EVM return data never become accounts (what
+ *   rollytics' evm-ret cleanup removes after the fact);
+ * - anything else: each comma-separated piece that is a whole bech32 or `0x` hex address.
+ */
+
+const MOVE_HEX = /0x[a-fA-F0-9]{1,64}/g;
+const HEX_ADDRESS = /^0x[a-fA-F0-9]{1,64}$/;
+const PADDED_TOPIC = '0x000000000000000000000000';
+
+const bech32Patterns = new Map<string, RegExp>();
+function bech32Pattern(prefix: string): RegExp {
+  let pattern = bech32Patterns.get(prefix);
+  if (!pattern) {
+    const escaped = prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    pattern = new RegExp(`^${escaped}1(?:[a-z0-9]{38}|[a-z0-9]{58})$`);
+    bech32Patterns.set(prefix, pattern);
+  }
+  return pattern;
+}
+
+/** Accounts in first-seen order, de-duplicated by their bytes. */
+export interface AccountList {
+  /** Adds the account a string names (rollytics' `AccAddressFromString`); ignores what does not parse. */
+  addString(text: string): void;
+  add(account: AccountRef): void;
+  /** The accounts with the signer flagged (and added when the events did not name it). */
+  withSigner(signer: AccountRef | null): Array<{ address: Uint8Array; signer: boolean }>;
+}
+
+export function createAccountList(prefix: string): AccountList {
+  const seen = new Map<string, AccountRef>();
+  const add = (account: AccountRef) => {
+    if (!seen.has(account.hex)) seen.set(account.hex, account);
+  };
+  return {
+    add,
+    addString(text) {
+      const account = accAddressFromString(text, prefix);
+      if (account) add(account);
+    },
+    withSigner(signer) {
+      if (signer) add(signer);
+      return [...seen.values()].map((a) => ({ address: a.bytes, signer: a.hex === signer?.hex }));
+    },
+  };
+}
+
+function grepPlainValue(value: string, prefix: string, bech32: RegExp, out: AccountList): void {
+  const bechStart = `${prefix}1`;
+  for (const piece of value.includes(',') ? value.split(',') : [value]) {
+    if (piece.startsWith('0x')) {
+      if (HEX_ADDRESS.test(piece)) out.addString(piece);
+    } else if (piece.startsWith(bechStart) && bech32.test(piece)) {
+      out.addString(piece);
+    }
+  }
+}
+
+function grepEvmLog(value: string, out: AccountList): void {
+  let log: { address?: unknown; topics?: unknown };
+  try {
+    log = JSON.parse(value);
+  } catch {
+    return;
+  }
+  if (typeof log?.address === 'string') out.addString(log.address);
+  if (Array.isArray(log.topics)) {
+    for (let i = 1; i < log.topics.length; i += 1) {
+      const topic = log.topics[i];
+      if (typeof topic === 'string' && topic.startsWith(PADDED_TOPIC)) out.addString(topic);
+    }
+  }
+}
+
+export function grepTxAccounts(events: CometEvent[] | null | undefined, prefix: string): AccountList {
+  const out = createAccountList(prefix);
+  const bech32 = bech32Pattern(prefix);
+  for (const event of events ?? []) {
+    for (const attr of event.attributes ?? []) {
+      const value = attr.value ?? '';
+      if (event.type === 'move' && attr.key === 'data') {
+        for (const match of value.matchAll(MOVE_HEX)) out.addString(match[0]);
+      } else if (event.type === 'evm' && attr.key === 'log') {
+        grepEvmLog(value, out);
+      } else if (event.type === 'call' && attr.key === 'ret') {
+        // EVM return data: never an account (see above)
+      } else {
+        grepPlainValue(value, prefix, bech32, out);
+      }
+    }
+  }
+  return out;
+}

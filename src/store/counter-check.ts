@@ -1,0 +1,72 @@
+import type { Db } from './db.js';
+
+/**
+ * Recounts what the writer keeps as counters and lists every disagreement (empty when all agree).
+ * It scans whole tables, so it is for tests and operators, never for the API.
+ */
+const CHECKS: Record<string, string> = {
+  counter: `
+    SELECT k.name, coalesce(c.n, 0) AS kept, k.real FROM (
+      SELECT 'block' AS name, count(*) AS real FROM block
+      UNION ALL SELECT 'tx', count(*) FROM tx
+      UNION ALL SELECT 'evm_tx', count(*) FROM evm_tx
+      UNION ALL SELECT 'internal_tx', count(*) FROM evm_internal_tx
+      UNION ALL SELECT 'collection', count(*) FROM nft_collection
+    ) k LEFT JOIN counter c ON c.name = k.name
+    WHERE coalesce(c.n, 0) <> k.real`,
+  sequences: `
+    SELECT 'tx' AS family FROM tx HAVING coalesce(max(sequence), 0) <> count(*)
+    UNION ALL SELECT 'evm_tx' FROM evm_tx HAVING coalesce(max(sequence), 0) <> count(*)
+    UNION ALL SELECT 'internal_tx' FROM evm_internal_tx HAVING coalesce(max(sequence), 0) <> count(*)`,
+  msg_set: `
+    SELECT m.id, m.txs, count(t.sequence) AS real FROM msg_set m LEFT JOIN tx t ON t.msg_set_id = m.id
+    GROUP BY m.id HAVING m.txs <> count(t.sequence)`,
+  account_stat: `
+    WITH real AS (
+      SELECT a.id,
+        (SELECT count(*) FROM evm_tx_account e WHERE e.account_id = a.id) AS evm_txs,
+        (SELECT count(*) FROM evm_tx t WHERE t.signer_id = a.id) AS signed_evm_txs,
+        (SELECT count(*) FROM evm_internal_tx_account e WHERE e.account_id = a.id) AS internal_txs,
+        (SELECT count(*) FROM nft n WHERE n.owner_id = a.id) AS nfts,
+        (SELECT count(DISTINCT n.collection_id) FROM nft n WHERE n.owner_id = a.id) AS collections
+      FROM account a
+    )
+    SELECT r.*, s.* FROM real r LEFT JOIN account_stat s ON s.account_id = r.id
+    WHERE (coalesce(s.evm_txs, 0), coalesce(s.signed_evm_txs, 0), coalesce(s.internal_txs, 0), coalesce(s.nfts, 0),
+           coalesce(s.collections, 0))
+       <> (r.evm_txs, r.signed_evm_txs, r.internal_txs, r.nfts, r.collections)`,
+  account_msg_set: `
+    WITH real AS (
+      SELECT e.account_id, e.msg_set_id, count(*) AS txs,
+        count(*) FILTER (WHERE t.signer_id = e.account_id) AS signed_txs
+      FROM tx_account e JOIN tx t ON t.sequence = e.sequence GROUP BY 1, 2
+    )
+    SELECT * FROM real r FULL JOIN account_msg_set k USING (account_id, msg_set_id)
+    WHERE coalesce(r.txs, 0) <> coalesce(k.txs, 0) OR coalesce(r.signed_txs, 0) <> coalesce(k.signed_txs, 0)`,
+  nft_collection: `
+    SELECT c.id, c.nft_count, count(n.id) AS real FROM nft_collection c LEFT JOIN nft n ON n.collection_id = c.id
+    GROUP BY c.id HAVING c.nft_count <> count(n.id)`,
+  nft_holding: `
+    WITH real AS (SELECT owner_id, collection_id, count(*) AS nfts FROM nft GROUP BY 1, 2)
+    SELECT * FROM real r FULL JOIN nft_holding h USING (owner_id, collection_id)
+    WHERE r.nfts IS DISTINCT FROM h.nfts
+       OR h.collection_height <> (SELECT c.height FROM nft_collection c WHERE c.id = h.collection_id)`,
+  nft_token: `
+    SELECT k.id, k.txs, count(e.sequence) AS real FROM nft_token k LEFT JOIN tx_nft e ON e.nft_token_id = k.id
+    GROUP BY k.id HAVING k.txs <> count(e.sequence)`,
+  nft: `
+    SELECT n.id FROM nft n LEFT JOIN nft_token k ON k.id = n.id
+    WHERE k.id IS NULL OR k.collection_id <> n.collection_id OR k.token_id <> n.token_id`,
+  denom: `
+    SELECT d.id, d.holders, count(b.account_id) AS real FROM denom d LEFT JOIN rich_list b ON b.denom_id = d.id
+    GROUP BY d.id HAVING d.holders <> count(b.account_id)`,
+};
+
+export async function checkCounters(db: Db): Promise<string[]> {
+  const problems: string[] = [];
+  for (const [name, sql] of Object.entries(CHECKS)) {
+    const rows = await db.query(sql);
+    for (const row of rows) problems.push(`${name}: ${JSON.stringify(row)}`);
+  }
+  return problems;
+}

@@ -1,0 +1,64 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { BaseError } from '../common/errors.js';
+import type { Db } from './db.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
+const FILE_NAME = /^(\d{4})_([a-z0-9_]+)\.sql$/;
+
+/** The migrations shipped with weft, `migrations/NNNN_name.sql`, in version order. */
+export async function loadMigrations(dir: URL = MIGRATIONS_DIR): Promise<Migration[]> {
+  const migrations: Migration[] = [];
+  for (const file of (await readdir(dir)).sort()) {
+    const match = FILE_NAME.exec(file);
+    if (!match) continue;
+    migrations.push({
+      version: Number(match[1]),
+      name: match[2]!,
+      sql: await readFile(new URL(file, dir), 'utf8'),
+    });
+  }
+  return migrations;
+}
+
+/**
+ * Brings the schema up to date in one transaction. An advisory lock keyed by the schema makes a
+ * second process wait for the first and then find nothing left to do.
+ */
+export async function migrate(db: Db, migrations?: Migration[]): Promise<{ applied: number[] }> {
+  const all = migrations ?? (await loadMigrations());
+  return db.transaction(async (tx) => {
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('weft:migrate:' || current_schema()))`);
+    await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version int4 PRIMARY KEY,
+      name text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+    const rows = await tx.query<{ version: number }>('SELECT version FROM schema_migrations');
+    const done = new Set(rows.map((row) => row.version));
+    const latest = Math.max(0, ...all.map((m) => m.version));
+    const newest = Math.max(0, ...done);
+    if (newest > latest) {
+      throw new BaseError(
+        'WEFT_ERR_STORE_SCHEMA_NEWER',
+        `database schema "${db.schema}" is at version ${newest}, newer than this weft knows (${latest})`,
+      );
+    }
+    const applied: number[] = [];
+    for (const migration of all) {
+      if (done.has(migration.version)) continue;
+      await tx.exec(migration.sql);
+      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
+        migration.version,
+        migration.name,
+      ]);
+      applied.push(migration.version);
+    }
+    return { applied };
+  });
+}

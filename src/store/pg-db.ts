@@ -1,0 +1,164 @@
+import pg from 'pg';
+import { BaseError, UpstreamError } from '../common/errors.js';
+import type { Db } from './db.js';
+import { Oid, parseTimestamp } from './pg-text.js';
+import { assertSchemaName } from './schema-name.js';
+
+export interface PostgresOptions {
+  dsn: string;
+  schema: string | undefined;
+  poolSize: number;
+  connectTimeoutMs: number;
+}
+
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === Oid.timestamptz || oid === Oid.timestamp) return parseTimestamp;
+    return pg.types.getTypeParser(oid, format ?? 'text');
+  },
+};
+
+/** SQLSTATE classes and driver errors that mean "the server is not there right now". */
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '53400']);
+const UNAVAILABLE_NODE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|not queryable|Client was closed|terminating connection/i;
+
+export function isUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (code.startsWith('08') || UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_NODE_CODES.has(code))
+      return true;
+  }
+  if (err instanceof AggregateError && err.errors.some(isUnavailable)) return true;
+  return UNAVAILABLE_MESSAGES.test(err.message);
+}
+
+function translate(err: unknown): unknown {
+  if (err instanceof BaseError || !isUnavailable(err)) return err;
+  return new UpstreamError(`database unavailable: ${(err as Error).message || (err as Error).name}`, {
+    code: 'WEFT_ERR_STORE_UNAVAILABLE',
+    cause: err,
+  });
+}
+
+export async function openPostgres(options: PostgresOptions): Promise<Db> {
+  const root = createPool(options, options.schema);
+  if (options.schema) await createSchema(root, options.schema);
+  return poolDb(root, options, options.schema ?? 'public');
+}
+
+function createPool(options: PostgresOptions, schema: string | undefined): pg.Pool {
+  const settings = ['-c TimeZone=UTC'];
+  if (schema) settings.push(`-c search_path=${schema}`);
+  const pool = new pg.Pool({
+    connectionString: options.dsn,
+    max: options.poolSize,
+    connectionTimeoutMillis: options.connectTimeoutMs,
+    options: settings.join(' '),
+    types,
+  });
+  // An idle connection that dies (server restart) must not crash the process; the next query
+  // reconnects or reports the outage.
+  pool.on('error', () => {});
+  return pool;
+}
+
+async function createSchema(pool: pg.Pool, schema: string): Promise<void> {
+  try {
+    await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  } catch (err) {
+    // Two processes creating it at once: one wins, the other sees a duplicate.
+    const code = (err as { code?: string }).code;
+    if (code !== '23505' && code !== '42P06') throw translate(err);
+  }
+}
+
+function poolDb(pool: pg.Pool, options: PostgresOptions, schema: string): Db {
+  const db: Db = {
+    backend: 'postgres',
+    schema,
+    async query<T>(sql: string, params?: readonly unknown[]) {
+      try {
+        return (await pool.query(sql, params as unknown[] | undefined)).rows as T[];
+      } catch (err) {
+        throw translate(err);
+      }
+    },
+    async exec(sql) {
+      await db.query(sql);
+    },
+    async transaction<T>(fn: (tx: Db) => Promise<T>) {
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (err) {
+        throw translate(err);
+      }
+      // While checked out, a dropped connection emits 'error' on the client; without a listener
+      // that would be an uncaught exception.
+      let broken: unknown;
+      const onError = (err: unknown) => {
+        broken = err;
+      };
+      client.on('error', onError);
+      try {
+        await client.query('BEGIN');
+        const result = await fn(clientDb(client, schema));
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        try {
+          if (broken === undefined) await client.query('ROLLBACK');
+        } catch (rollbackErr) {
+          broken = rollbackErr;
+        }
+        throw translate(err);
+      } finally {
+        client.off('error', onError);
+        client.release(broken === undefined ? undefined : (broken as Error));
+      }
+    },
+    async withSchema(name) {
+      assertSchemaName(name);
+      const pool = createPool(options, name);
+      await createSchema(pool, name);
+      return poolDb(pool, options, name);
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+  return db;
+}
+
+function clientDb(client: pg.PoolClient, schema: string): Db {
+  const db: Db = {
+    backend: 'postgres',
+    schema,
+    async query<T>(sql: string, params?: readonly unknown[]) {
+      try {
+        return (await client.query(sql, params as unknown[] | undefined)).rows as T[];
+      } catch (err) {
+        throw translate(err);
+      }
+    },
+    async exec(sql) {
+      await db.query(sql);
+    },
+    transaction: (fn) => fn(db),
+    withSchema: () => Promise.reject(new Error('withSchema is not available inside a transaction')),
+    close: () => Promise.reject(new Error('a transaction is closed by its transaction() call')),
+  };
+  return db;
+}

@@ -1,0 +1,91 @@
+import { mkdir } from 'node:fs/promises';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
+import type { Db } from './db.js';
+import { Oid, parseBytea, parseInt8Array, parseTimestamp, serializeBytea } from './pg-text.js';
+import { assertSchemaName } from './schema-name.js';
+
+export interface PgliteOptions {
+  dataDir: string;
+  schema: string | undefined;
+}
+
+const parsers = {
+  [Oid.int8]: (text: string) => text,
+  [Oid.int8Array]: parseInt8Array,
+  [Oid.numeric]: (text: string) => text,
+  [Oid.bytea]: parseBytea,
+  [Oid.timestamp]: parseTimestamp,
+  [Oid.timestamptz]: parseTimestamp,
+};
+
+// PGlite's own bytea serializer formats byte by byte; this one is ~50x faster on 32-byte hashes.
+const serializers = { [Oid.bytea]: (value: unknown) => serializeBytea(value as Uint8Array) };
+
+/**
+ * One PGlite instance is one session, so logical stores in different schemas share it by taking
+ * turns: every call holds `turn` and first points `search_path` at its schema if another store
+ * moved it.
+ */
+interface Instance {
+  pglite: PGlite;
+  searchPath: string;
+  turn: Promise<unknown>;
+}
+
+export async function openPglite(options: PgliteOptions): Promise<Db> {
+  if (!options.dataDir.startsWith('memory://')) await mkdir(options.dataDir, { recursive: true });
+  const pglite = await PGlite.create(options.dataDir, { parsers, serializers });
+  await pglite.exec(`SET TimeZone TO 'UTC'`);
+  const instance: Instance = { pglite, searchPath: 'public', turn: Promise.resolve() };
+  const schema = options.schema ?? 'public';
+  if (options.schema) await pglite.exec(`CREATE SCHEMA IF NOT EXISTS ${options.schema}`);
+  return sharedDb(instance, schema, true);
+}
+
+function inTurn<T>(instance: Instance, schema: string, fn: () => Promise<T>): Promise<T> {
+  const run = instance.turn.then(async () => {
+    if (instance.searchPath !== schema) {
+      // Outside any transaction, so a rollback cannot undo it.
+      await instance.pglite.exec(`SET search_path TO ${schema}`);
+      instance.searchPath = schema;
+    }
+    return fn();
+  });
+  instance.turn = run.catch(() => {});
+  return run;
+}
+
+function sharedDb(instance: Instance, schema: string, owner: boolean): Db {
+  const { pglite } = instance;
+  return {
+    backend: 'pglite',
+    schema,
+    query: <T>(sql: string, params?: readonly unknown[]) =>
+      inTurn(instance, schema, async () => (await pglite.query<T>(sql, params as unknown[])).rows),
+    exec: (sql) => inTurn(instance, schema, async () => void (await pglite.exec(sql))),
+    transaction: (fn) =>
+      inTurn(instance, schema, () => pglite.transaction((tx) => fn(transactionDb(tx, schema)))),
+    async withSchema(name) {
+      assertSchemaName(name);
+      await inTurn(instance, schema, () => pglite.exec(`CREATE SCHEMA IF NOT EXISTS ${name}`));
+      return sharedDb(instance, name, false);
+    },
+    async close() {
+      if (owner && !pglite.closed) await inTurn(instance, schema, () => pglite.close());
+    },
+  };
+}
+
+function transactionDb(tx: Transaction, schema: string): Db {
+  const db: Db = {
+    backend: 'pglite',
+    schema,
+    query: async <T>(sql: string, params?: readonly unknown[]) =>
+      (await tx.query<T>(sql, params as unknown[])).rows,
+    exec: async (sql) => void (await tx.exec(sql)),
+    transaction: (fn) => fn(db),
+    withSchema: () => Promise.reject(new Error('withSchema is not available inside a transaction')),
+    close: () => Promise.reject(new Error('a transaction is closed by its transaction() call')),
+  };
+  return db;
+}
