@@ -1,0 +1,72 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const dir = mkdtempSync(join(tmpdir(), 'weft-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs `weft devnet` as a user would, through the CLI entry point. */
+async function weft(args: string[], env: Record<string, string> = {}) {
+  try {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', 'devnet', ...args],
+      {
+        env: { ...process.env, ...env },
+        timeout: 120_000,
+      },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('weft devnet (CLI)', () => {
+  it('stops at start with one line naming an invalid setting', async () => {
+    for (const [args, env, line] of [
+      [
+        ['--block-time', 'soon'],
+        {},
+        'weft: invalid configuration: --block-time: "soon" is not a duration (e.g. 500ms, 2s, 1m)',
+      ],
+      [
+        [],
+        { DEVNET_VMS: 'evm,cosmos' },
+        'weft: invalid configuration: DEVNET_VMS: "cosmos" is not one of evm, move, wasm',
+      ],
+      [
+        ['--txs-per-block', '5000'],
+        {},
+        'weft: invalid configuration: --txs-per-block: 5000 is outside 0..1000',
+      ],
+      [['--colour', 'blue'], {}, 'weft: invalid configuration: --colour: unknown flag'],
+    ] as const) {
+      const result = await weft([...args], env);
+      expect(result.code).toBe(1);
+      expect(result.stderr.trim().split('\n').at(-1)).toBe(line);
+    }
+  });
+
+  it('reads a config file, fast-forwards, reports figures and writes the manifest', async () => {
+    const config = join(dir, 'devnet.json');
+    const manifest = join(dir, 'manifest.json');
+    writeFileSync(config, JSON.stringify({ vms: ['move'], txsPerBlock: 4, seed: 'cli', portBase: 0 }));
+    const result = await weft(['--config', config, '--fast-forward', '3', '--exit', '--manifest', manifest]);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout.split('\n').find((l) => l.startsWith('{"fast_forward"'))!);
+    expect(report.fast_forward).toMatchObject({ blocks: 3, txs: 12 });
+    expect(report.fast_forward.blocksPerSecond).toBeGreaterThan(0);
+    const written = JSON.parse(readFileSync(manifest, 'utf8'));
+    expect(written.seed).toBe('cli');
+    expect(written.chains).toHaveLength(1);
+    expect(written.chains[0]).toMatchObject({ chain_id: 'weft-move-1', vm: 'move', json_rpc: null });
+    expect(written.chains[0].rpc).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(written.chains[0].accounts[0]).toHaveProperty('mnemonic');
+  });
+});
