@@ -6,6 +6,14 @@ const commands: Record<string, { describe: string; run: (argv: string[]) => Prom
     describe: 'run a local interwoven network (rollups of VM evm, move and wasm) on loopback',
     run: async (argv) => (await import('./devnet.js')).runDevnet(argv),
   },
+  indexer: {
+    describe: 'follow one rollup through its nodes and write it to the store (PostgreSQL or embedded)',
+    run: async (argv) => (await import('./indexer.js')).runIndexer(argv),
+  },
+  api: {
+    describe: 'serve the read-only indexer API over the store an indexer writes',
+    run: async (argv) => (await import('./api.js')).runApi(argv),
+  },
   dev: {
     describe: 'the dev stack (`npm start`): for now, the devnet with all three VMs',
     run: async (argv) => (await import('./devnet.js')).runDevnet(argv),

@@ -20,7 +20,10 @@ export type MetaAnswer = { ok: true; value: unknown } | { ok: false; error: stri
 export interface BlockBundle {
   height: number;
   /** CometBFT `/block` result. */
-  block: { block_id: { hash: string }; block: { header: Record<string, any>; data: { txs: string[] | null } } };
+  block: {
+    block_id: { hash: string };
+    block: { header: Record<string, any>; data: { txs: string[] | null } };
+  };
   /** CometBFT `/block_results` result. */
   blockResults: Record<string, any>;
   /** REST `/cosmos/tx/v1beta1/txs/block/{h}` txs, every page, in the order returned. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { BaseError, UpstreamError } from '../common/errors.js';
 import type { Db } from './db.js';
@@ -84,13 +85,29 @@ async function createSchema(pool: pg.Pool, schema: string): Promise<void> {
   }
 }
 
+// Parameterised statements are prepared once per connection under a stable name: planning is most of
+// the cost of the API's small reads. The map is bounded so ad-hoc SQL cannot grow it without end.
+const MAX_NAMED_STATEMENTS = 1000;
+const statementNames = new Map<string, string>();
+
+function queryConfig(sql: string, params?: readonly unknown[]): pg.QueryConfig {
+  const values = params as unknown[] | undefined;
+  if (!values || values.length === 0) return { text: sql };
+  let name = statementNames.get(sql);
+  if (name === undefined && statementNames.size < MAX_NAMED_STATEMENTS) {
+    name = `weft_${createHash('sha1').update(sql).digest('hex').slice(0, 16)}`;
+    statementNames.set(sql, name);
+  }
+  return name === undefined ? { text: sql, values } : { name, text: sql, values };
+}
+
 function poolDb(pool: pg.Pool, options: PostgresOptions, schema: string): Db {
   const db: Db = {
     backend: 'postgres',
     schema,
     async query<T>(sql: string, params?: readonly unknown[]) {
       try {
-        return (await pool.query(sql, params as unknown[] | undefined)).rows as T[];
+        return (await pool.query(queryConfig(sql, params))).rows as T[];
       } catch (err) {
         throw translate(err);
       }
@@ -148,7 +165,7 @@ function clientDb(client: pg.PoolClient, schema: string): Db {
     schema,
     async query<T>(sql: string, params?: readonly unknown[]) {
       try {
-        return (await client.query(sql, params as unknown[] | undefined)).rows as T[];
+        return (await client.query(queryConfig(sql, params))).rows as T[];
       } catch (err) {
         throw translate(err);
       }

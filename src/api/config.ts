@@ -1,0 +1,282 @@
+import { type ConfigSource, loadSettings, logSettings, parse, type SettingsSpec } from '../common/config.js';
+import { ConfigError } from '../common/errors.js';
+import type { LogFormat, LogLevel } from '../common/logger.js';
+import { DEFAULT_DATA_DIR } from '../store/db.js';
+
+/** Settings of `weft api`: rollytics' environment names where it has them, and matching flags. */
+
+const VMS = ['evm', 'move', 'wasm'] as const;
+export type ApiVm = (typeof VMS)[number];
+
+const list = parse.listOf(parse.string);
+
+const dsn = (raw: string, name: string) => {
+  if (!/^postgres(ql)?:\/\//.test(raw)) {
+    throw new ConfigError(name, 'must be a postgres:// URL (leave it unset for the embedded store)');
+  }
+  return raw;
+};
+
+export const apiSettings = {
+  host: {
+    flag: 'host',
+    env: 'HOST',
+    description: 'address to listen on',
+    parse: parse.string,
+    default: '127.0.0.1',
+  },
+  port: { flag: 'port', env: 'PORT', description: 'HTTP port', parse: parse.int(0, 65_535), default: 8080 },
+  chainId: {
+    flag: 'chain-id',
+    env: 'CHAIN_ID',
+    description: 'chain id; unset: the one the store holds (set: must match it)',
+    parse: parse.string,
+    default: '',
+  },
+  vm: {
+    flag: 'vm-type',
+    env: 'VM_TYPE',
+    description: 'evm, move or wasm; unset: the store’s',
+    parse: parse.oneOf(VMS) as (raw: string, name: string) => ApiVm | '',
+    default: '' as ApiVm | '',
+  },
+  bech32Prefix: {
+    flag: 'bech32-prefix',
+    env: 'BECH32_PREFIX',
+    description: 'bech32 prefix of accounts; unset: the store’s (or init)',
+    parse: parse.string,
+    default: '',
+  },
+  restUrls: {
+    flag: 'rest-url',
+    env: 'REST_URL',
+    description:
+      'Cosmos REST URLs, comma-separated: block proposers’ monikers and, on evm, denom → ERC20 for the rich list',
+    parse: parse.listOf(parse.url),
+    default: [] as string[],
+  },
+  restTimeout: {
+    flag: 'rest-timeout',
+    env: 'REST_TIMEOUT',
+    description: 'timeout of one REST lookup; a slow or failing REST never fails a block list',
+    parse: parse.duration,
+    default: 2000,
+  },
+  internalTx: {
+    flag: 'internal-tx',
+    env: 'INTERNAL_TX',
+    description: 'serve EVM internal txs (evm only)',
+    parse: parse.bool,
+    boolean: true,
+    default: true,
+  },
+  dbDsn: {
+    flag: 'db-dsn',
+    env: 'DB_DSN',
+    description: 'PostgreSQL URL; unset: the embedded store (PGlite) in --data-dir',
+    parse: dsn,
+    default: '',
+  },
+  dataDir: {
+    flag: 'data-dir',
+    env: 'DATA_DIR',
+    description: 'folder of the embedded store when DB_DSN is unset',
+    parse: parse.string,
+    default: DEFAULT_DATA_DIR,
+  },
+  dbSchema: {
+    flag: 'db-schema',
+    env: 'DB_SCHEMA',
+    description: 'database schema of the chain’s tables (default public)',
+    parse: parse.string,
+    default: '',
+  },
+  dbPoolSize: {
+    flag: 'db-pool-size',
+    env: 'DB_POOL_SIZE',
+    description: 'PostgreSQL connections of this process',
+    parse: parse.int(1, 1000),
+    default: 10,
+  },
+  corsEnabled: {
+    flag: 'cors-enabled',
+    env: 'CORS_ENABLED',
+    description: 'answer CORS',
+    parse: parse.bool,
+    boolean: true,
+    default: false,
+  },
+  corsAllowOrigins: {
+    flag: 'cors-allow-origins',
+    env: 'CORS_ALLOW_ORIGINS',
+    description: 'allowed origins, comma-separated; * for any, *.example.com for subdomains',
+    parse: list,
+    default: ['*'],
+  },
+  corsAllowMethods: {
+    flag: 'cors-allow-methods',
+    env: 'CORS_ALLOW_METHODS',
+    description: 'Access-Control-Allow-Methods',
+    parse: list,
+    default: ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'],
+  },
+  corsAllowHeaders: {
+    flag: 'cors-allow-headers',
+    env: 'CORS_ALLOW_HEADERS',
+    description: 'Access-Control-Allow-Headers',
+    parse: list,
+    default: ['Origin', 'Content-Type', 'Accept', 'Authorization', 'X-Requested-With'],
+  },
+  corsExposeHeaders: {
+    flag: 'cors-expose-headers',
+    env: 'CORS_EXPOSE_HEADERS',
+    description: 'Access-Control-Expose-Headers',
+    parse: list,
+    default: [] as string[],
+  },
+  corsAllowCredentials: {
+    flag: 'cors-allow-credentials',
+    env: 'CORS_ALLOW_CREDENTIALS',
+    description: 'Access-Control-Allow-Credentials (always off with the * origin)',
+    parse: parse.bool,
+    boolean: true,
+    default: false,
+  },
+  corsMaxAge: {
+    flag: 'cors-max-age',
+    env: 'CORS_MAX_AGE',
+    description: 'Access-Control-Max-Age in seconds (0: not sent)',
+    parse: parse.int(0),
+    default: 0,
+  },
+  cacheEnabled: {
+    flag: 'cache-enabled',
+    env: 'CACHE_ENABLED',
+    description: 'keep answers briefly in memory (X-Cache: hit|miss)',
+    parse: parse.bool,
+    boolean: true,
+    default: true,
+  },
+  cacheSize: {
+    flag: 'cache-size',
+    env: 'CACHE_SIZE',
+    description: 'answers kept in the response cache; also the size of the proposer and denom caches',
+    parse: parse.int(0),
+    default: 10_000,
+  },
+  cacheListTtl: {
+    flag: 'cache-list-ttl',
+    env: 'CACHE_LIST_TTL',
+    description: 'how long lists and /status are cached',
+    parse: parse.duration,
+    default: 1000,
+  },
+  cacheItemTtl: {
+    flag: 'cache-item-ttl',
+    env: 'CACHE_ITEM_TTL',
+    description:
+      'how long single items (by hash, block by height, collection, rich list, avg block time) are cached',
+    parse: parse.duration,
+    default: 10_000,
+  },
+  metricsEnabled: {
+    flag: 'metrics-enabled',
+    env: 'METRICS_ENABLED',
+    description: 'serve Prometheus metrics',
+    parse: parse.bool,
+    boolean: true,
+    default: false,
+  },
+  metricsHost: {
+    flag: 'metrics-host',
+    env: 'METRICS_HOST',
+    description: 'metrics listen address',
+    parse: parse.string,
+    default: '127.0.0.1',
+  },
+  metricsPort: {
+    flag: 'metrics-port',
+    env: 'METRICS_PORT',
+    description: 'metrics port',
+    parse: parse.int(0, 65_535),
+    default: 9465,
+  },
+  metricsPath: {
+    flag: 'metrics-path',
+    env: 'METRICS_PATH',
+    description: 'metrics path',
+    parse: (raw: string, name: string) => {
+      if (!raw.startsWith('/')) throw new ConfigError(name, 'must start with /');
+      return raw;
+    },
+    default: '/metrics',
+  },
+  ...logSettings,
+} satisfies SettingsSpec;
+
+export interface CorsConfig {
+  enabled: boolean;
+  allowOrigins: string[];
+  allowMethods: string[];
+  allowHeaders: string[];
+  exposeHeaders: string[];
+  allowCredentials: boolean;
+  maxAgeSeconds: number;
+}
+
+export interface ApiConfig {
+  host: string;
+  port: number;
+  /** What the operator said; the store fills the gaps at start (`resolveChain`). */
+  chainId?: string;
+  vm?: ApiVm;
+  bech32Prefix?: string;
+  restUrls: string[];
+  restTimeoutMs: number;
+  internalTx: boolean;
+  db: { dsn?: string; dataDir: string; schema?: string; poolSize: number };
+  cors: CorsConfig;
+  cache: { enabled: boolean; size: number; listTtlMs: number; itemTtlMs: number };
+  metrics: { enabled: boolean; host: string; port: number; path: string };
+  log: { level: LogLevel; format: LogFormat };
+}
+
+export function loadApiConfig(source: ConfigSource): ApiConfig {
+  const s = loadSettings(apiSettings, source);
+  if (s.bech32Prefix !== '' && !/^[a-z]{1,20}$/.test(s.bech32Prefix)) {
+    throw new ConfigError('BECH32_PREFIX', `"${s.bech32Prefix}" is not a bech32 prefix`);
+  }
+  return {
+    host: s.host,
+    port: s.port,
+    chainId: s.chainId.trim() || undefined,
+    vm: s.vm || undefined,
+    bech32Prefix: s.bech32Prefix || undefined,
+    restUrls: s.restUrls,
+    restTimeoutMs: s.restTimeout,
+    internalTx: s.internalTx,
+    db: {
+      dsn: s.dbDsn || undefined,
+      dataDir: s.dataDir,
+      schema: s.dbSchema || undefined,
+      poolSize: s.dbPoolSize,
+    },
+    cors: {
+      enabled: s.corsEnabled,
+      allowOrigins: s.corsAllowOrigins,
+      allowMethods: s.corsAllowMethods,
+      allowHeaders: s.corsAllowHeaders,
+      exposeHeaders: s.corsExposeHeaders,
+      allowCredentials: s.corsAllowCredentials,
+      maxAgeSeconds: s.corsMaxAge,
+    },
+    cache: {
+      enabled: s.cacheEnabled,
+      size: s.cacheSize,
+      listTtlMs: s.cacheListTtl,
+      itemTtlMs: s.cacheItemTtl,
+    },
+    metrics: { enabled: s.metricsEnabled, host: s.metricsHost, port: s.metricsPort, path: s.metricsPath },
+    log: { level: s.logLevel, format: s.logFormat },
+  };
+}

@@ -1,0 +1,23 @@
+import type { Db } from '../store/db.js';
+import type { ApiVm } from './config.js';
+import type { DenomResolver } from './denoms.js';
+import type { ProposerDirectory } from './proposers.js';
+
+/** The chain the API serves, settled at start from the configuration and the store. */
+export interface ChainContext {
+  chainId: string;
+  vm: ApiVm;
+  bech32Prefix: string;
+  /** EVM internal txs are served (EVM and INTERNAL_TX). */
+  internalTx: boolean;
+}
+
+/** What every route reads from; built once by `createApiServer`. */
+export interface ApiContext {
+  db: Db;
+  chain: ChainContext;
+  proposers: ProposerDirectory;
+  denoms: DenomResolver;
+  ttl: { listMs: number; itemMs: number };
+  build: { version: string; commitHash: string };
+}

@@ -1,0 +1,78 @@
+import type { RestClient } from '../chain/rest-client.js';
+import { errorMessage } from '../common/errors.js';
+import type { Logger } from '../common/logger.js';
+import { createLru } from './lru.js';
+
+export interface Proposer {
+  moniker: string;
+  identity: string;
+  operator_address: string;
+}
+
+export interface ProposerDirectory {
+  /** The proposers of some blocks, by valoper address. Never fails: see `createProposerDirectory`. */
+  lookup(valopers: Iterable<string>): Promise<Map<string, Proposer>>;
+}
+
+export interface ProposerDirectoryOptions {
+  /** Absent: no lookups, every proposer is its operator address. */
+  rest?: RestClient;
+  cacheSize: number;
+  /** How long a failed lookup is answered from the fallback before asking again. */
+  retryAfterMs?: number;
+  logger: Logger;
+}
+
+/**
+ * Block proposers' monikers from the chain REST (`/opinit/opchild/v1/validator/{valoper}`), kept
+ * in an LRU. A block list must not fail because the REST does: a failed lookup answers the
+ * operator address with an empty moniker, and that fallback is kept for a while so a dead REST
+ * costs one timeout, not one per request.
+ */
+export function createProposerDirectory(options: ProposerDirectoryOptions): ProposerDirectory {
+  const known = createLru<Proposer>(options.cacheSize);
+  const pending = new Map<string, Promise<Proposer>>();
+  const retryAfterMs = options.retryAfterMs ?? 30_000;
+  const fallback = (valoper: string): Proposer => ({ moniker: '', identity: '', operator_address: valoper });
+
+  const fetchOne = async (valoper: string): Promise<Proposer> => {
+    if (!options.rest) return fallback(valoper);
+    try {
+      const validator = await options.rest.validator(valoper);
+      const proposer = {
+        moniker: String(validator?.moniker ?? ''),
+        identity: '',
+        operator_address: String(validator?.operator_address ?? valoper),
+      };
+      known.set(valoper, proposer);
+      return proposer;
+    } catch (err) {
+      options.logger.warn(
+        { valoper, err: errorMessage(err) },
+        'proposer lookup failed; serving the operator address',
+      );
+      const proposer = fallback(valoper);
+      known.set(valoper, proposer, retryAfterMs);
+      return proposer;
+    }
+  };
+
+  const one = (valoper: string): Promise<Proposer> => {
+    const cached = known.get(valoper);
+    if (cached) return Promise.resolve(cached);
+    let running = pending.get(valoper);
+    if (!running) {
+      running = fetchOne(valoper).finally(() => pending.delete(valoper));
+      pending.set(valoper, running);
+    }
+    return running;
+  };
+
+  return {
+    async lookup(valopers) {
+      const unique = [...new Set(valopers)];
+      const found = await Promise.all(unique.map(one));
+      return new Map(unique.map((valoper, i) => [valoper, found[i]!]));
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import { indexedHeights } from '../../store/read/status.js';
+import type { ApiContext } from '../context.js';
+import { errorResponses } from '../schemas/common.js';
+import { StatusResponse } from '../schemas/status.js';
+
+export function registerStatusRoutes(app: FastifyInstance, ctx: ApiContext): void {
+  const { chain } = ctx;
+  app.get(
+    '/status',
+    {
+      config: { cacheTtlMs: ctx.ttl.listMs },
+      schema: {
+        tags: ['Status'],
+        summary: 'Indexer status',
+        description:
+          'Latest indexed height, and on EVM the heights of the internal-tx and rich-list indexing ' +
+          '(left out while 0, as rollytics does).',
+        response: { 200: StatusResponse, ...errorResponses },
+      },
+    },
+    async () => {
+      const heights = await indexedHeights(ctx.db);
+      const evm = chain.vm === 'evm';
+      return {
+        version: ctx.build.version,
+        commit_hash: ctx.build.commitHash,
+        chain_id: chain.chainId,
+        height: heights.height,
+        ...(chain.internalTx && heights.internalTxHeight > 0
+          ? { internal_tx_height: heights.internalTxHeight }
+          : {}),
+        ...(evm && heights.richListHeight > 0 ? { rich_list_height: heights.richListHeight } : {}),
+      };
+    },
+  );
+}

@@ -1,0 +1,215 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import cors from '@fastify/cors';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
+import { createRestClient } from '../chain/rest-client.js';
+import { InvalidArgumentError } from '../common/errors.js';
+import type { Logger } from '../common/logger.js';
+import { createMetricsRegistry, type Registry } from '../common/metrics.js';
+import type { Db } from '../store/db.js';
+import type { CorsConfig } from './config.js';
+import type { ApiContext, ChainContext } from './context.js';
+import { corsOptions } from './cors.js';
+import { createDenomResolver } from './denoms.js';
+import { echo, frameworkError, installErrorHandlers, RULES } from './errors.js';
+import { createApiMetrics, installRequestMetrics } from './metrics.js';
+import { createProposerDirectory } from './proposers.js';
+import { installResponseCache } from './response-cache.js';
+import { registerBlockRoutes } from './routes/blocks.js';
+import { registerEvmTxRoutes } from './routes/evm-txs.js';
+import { registerInternalTxRoutes } from './routes/internal-txs.js';
+import { registerCollectionRoutes } from './routes/nft-collections.js';
+import { registerTokenRoutes } from './routes/nft-tokens.js';
+import { registerNotServed } from './routes/not-served.js';
+import { registerRichListRoutes } from './routes/rich-list.js';
+import { registerStatusRoutes } from './routes/status.js';
+import { registerTxRoutes } from './routes/txs.js';
+
+export interface ApiServerOptions {
+  db: Db;
+  chain: ChainContext;
+  /** Chain REST for proposer monikers and (EVM) denom → ERC20; absent: no lookups. */
+  restUrls?: string[];
+  restTimeoutMs?: number;
+  cors?: CorsConfig;
+  cache?: { enabled: boolean; size: number; listTtlMs: number; itemTtlMs: number };
+  logger?: Logger;
+  /** Request metrics go here (the CLI serves it); absent: a private registry. */
+  registry?: Registry;
+  build?: { version: string; commitHash: string };
+  /** Adds routes of the embedding program (e.g. a landing page, a benchmark's baseline) before start. */
+  configure?: (app: FastifyInstance) => void;
+}
+
+export interface ApiServer {
+  app: FastifyInstance;
+  /** Starts listening; returns the base URL. */
+  listen(host: string, port: number): Promise<string>;
+  /** Stops accepting, lets requests in flight finish, closes idle connections. The Db stays open. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_CACHE = { enabled: true, size: 10_000, listTtlMs: 1000, itemTtlMs: 10_000 };
+const TAGS = ['Status', 'Block', 'Tx', 'EVM Tx', 'EVM Internal Tx', 'NFT', 'Rich List'];
+
+/** `x-request-id` is echoed when it looks like an id, otherwise one is made. */
+const REQUEST_ID = /^[\w.:@/+=-]{1,128}$/;
+
+function requestId(request: { headers: Record<string, string | string[] | undefined> }): string {
+  const given = request.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+const BOOLEAN_WORDS: Record<string, string> = {
+  true: 'true',
+  t: 'true',
+  '1': 'true',
+  false: 'false',
+  f: 'false',
+  '0': 'false',
+};
+const BOOLEAN_PARAMS = ['pagination.count_total', 'pagination.reverse', 'is_signer'];
+/** Integers Ajv would also coerce from `1e3`, `0x10` or ` 7`: only plain digits are taken. */
+const DIGIT_PARAMS: Array<['query' | 'params', string]> = [
+  ['query', 'pagination.limit'],
+  ['query', 'pagination.offset'],
+  ['params', 'height'],
+];
+
+/**
+ * Query spellings the schemas would reject but rollytics accepts (Go's boolean words `1`, `T`,
+ * `True`…; `order_by` in any case; empty values meaning "not given"), and integer spellings the
+ * schemas would accept but are not plain numbers.
+ */
+function normaliseRequest(request: FastifyRequest): void {
+  const query = request.query as Record<string, unknown> | undefined;
+  if (query) {
+    for (const [name, value] of Object.entries(query)) if (value === '') delete query[name];
+    for (const name of BOOLEAN_PARAMS) {
+      const value = query[name];
+      if (typeof value === 'string') query[name] = BOOLEAN_WORDS[value.toLowerCase()] ?? value;
+    }
+    if (typeof query.order_by === 'string') query.order_by = query.order_by.toLowerCase();
+  }
+  for (const [part, name] of DIGIT_PARAMS) {
+    const value = (request[part] as Record<string, unknown> | undefined)?.[name];
+    if (typeof value === 'string' && !/^-?[0-9]+$/.test(value)) {
+      throw new InvalidArgumentError(`invalid value for ${name}: ${echo(value)} (${RULES[name]})`);
+    }
+  }
+}
+
+export function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return `v${pkg.version}`;
+}
+
+export async function createApiServer(options: ApiServerOptions): Promise<ApiServer> {
+  const { chain } = options;
+  const cache = options.cache ?? DEFAULT_CACHE;
+  const app = Fastify({
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: requestId,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
+    ajv: { customOptions: { verbose: true } },
+    frameworkErrors: frameworkError,
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+  }) as unknown as FastifyInstance;
+
+  // A read-only API: any body is read (up to a limit) and ignored, so other methods meet the 404.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 64 * 1024 }, (_request, _body, done) =>
+    done(null, undefined),
+  );
+
+  const rest = options.restUrls?.length
+    ? createRestClient(options.restUrls, { timeoutMs: options.restTimeoutMs ?? 2000 })
+    : undefined;
+  const logger = app.log as unknown as Logger;
+  const ctx: ApiContext = {
+    db: options.db,
+    chain,
+    proposers: createProposerDirectory({ rest, cacheSize: Math.max(cache.size, 100), logger }),
+    denoms: createDenomResolver({ rest, cacheSize: Math.max(cache.size, 100) }),
+    ttl: { listMs: cache.listTtlMs, itemMs: cache.itemTtlMs },
+    build: options.build ?? {
+      version: packageVersion(),
+      commitHash: process.env.WEFT_COMMIT_HASH ?? 'unknown',
+    },
+  };
+
+  const metrics = createApiMetrics(options.registry ?? createMetricsRegistry());
+  installErrorHandlers(app);
+  installRequestMetrics(app, metrics);
+  app.addHook('onSend', (request, reply, payload, done) => {
+    void reply.header('x-request-id', request.id);
+    done(null, payload);
+  });
+  app.addHook('preValidation', async (request) => normaliseRequest(request));
+  if (options.cors?.enabled) await app.register(cors, corsOptions(options.cors));
+  installResponseCache(app, {
+    enabled: cache.enabled,
+    size: cache.size,
+    onResult: (result) => metrics.cache.inc({ result }),
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: `weft indexer API — ${chain.chainId}`,
+        description:
+          `Read API of a ${chain.vm} rollup. Errors are JSON {code, message, details} with a gRPC code. ` +
+          'Lists page with pagination.key (the next_key of the previous page) or pagination.offset.',
+        version: ctx.build.version,
+      },
+      tags: TAGS.map((name) => ({ name })),
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/swagger' });
+  app.get('/swagger/doc.json', { schema: { hide: true } }, async () => app.swagger());
+
+  registerStatusRoutes(app, ctx);
+  registerBlockRoutes(app, ctx);
+  registerTxRoutes(app, ctx);
+  registerCollectionRoutes(app, ctx);
+  registerTokenRoutes(app, ctx);
+  if (chain.vm === 'evm') {
+    registerEvmTxRoutes(app, ctx);
+    registerRichListRoutes(app, ctx);
+    if (chain.internalTx) registerInternalTxRoutes(app, ctx);
+    else
+      registerNotServed(
+        app,
+        ['/indexer/tx/v1/evm-internal-txs'],
+        'internal txs are not served on this chain (INTERNAL_TX is off)',
+      );
+  } else {
+    registerNotServed(
+      app,
+      ['/indexer/tx/v1/evm-txs', '/indexer/tx/v1/evm-internal-txs'],
+      'evm routes are not available on this chain',
+    );
+    registerNotServed(
+      app,
+      ['/indexer/richlist/v1'],
+      `the rich list is only available on evm chains (this chain is ${chain.vm})`,
+    );
+  }
+  options.configure?.(app);
+  await app.ready();
+
+  return {
+    app,
+    async listen(host, port) {
+      return app.listen({ host, port });
+    },
+    close: () => app.close(),
+  };
+}

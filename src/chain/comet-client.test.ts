@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../common/logger.js';
+import { type Devnet, startDevnet } from '../devnet/devnet.js';
+import { createCometClient } from './comet-client.js';
+import { FutureHeightError, NodeUnavailableError, PrunedHeightError } from './endpoints.js';
+
+let devnet: Devnet;
+
+beforeAll(async () => {
+  devnet = await startDevnet({
+    seed: 'comet-client',
+    vms: ['move'],
+    blockTimeMs: 1000,
+    accounts: 3,
+    txsPerBlock: 3,
+    host: '127.0.0.1',
+    portBase: 0,
+    logger: silentLogger(),
+  });
+  await devnet.fastForward(6);
+});
+
+afterAll(() => devnet.close());
+
+describe('CometBFT client', () => {
+  it('reads the status, a block and its results as the node serves them', async () => {
+    const { chain, urls } = devnet.chains[0]!;
+    const client = createCometClient([urls.rpc], { timeoutMs: 5000 });
+    const status = await client.status();
+    expect(status).toEqual({ chainId: 'weft-move-1', latestHeight: 6, earliestHeight: 1, catchingUp: false });
+
+    const block = await client.block(4);
+    const record = chain.getBlock(4)!;
+    expect(block.block_id.hash).toBe(record.block.block_id.hash);
+    expect(block.block.header.height).toBe('4');
+    expect(block.block.data.txs).toEqual(record.txs.map((t) => t.raw));
+    const results = await client.blockResults(4);
+    expect(results).toEqual(JSON.parse(JSON.stringify(record.blockResults)));
+  });
+
+  it('says "not yet" for a height beyond the head, with the head', async () => {
+    const client = createCometClient([devnet.chains[0]!.urls.rpc], { timeoutMs: 5000 });
+    const err = await client.block(50).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(FutureHeightError);
+    expect((err as FutureHeightError).latest).toBe(6);
+    await expect(client.blockResults(51)).rejects.toBeInstanceOf(FutureHeightError);
+  });
+
+  it('retries nothing itself but reports injected 5xx as node trouble', async () => {
+    const { urls, servers } = devnet.chains[0]!;
+    const client = createCometClient([urls.rpc], { timeoutMs: 5000 });
+    servers.setFaults({ errorRate: 1 });
+    try {
+      await expect(client.block(2)).rejects.toBeInstanceOf(NodeUnavailableError);
+    } finally {
+      servers.setFaults({ errorRate: 0 });
+    }
+    await expect(client.block(2)).resolves.toBeDefined();
+  });
+
+  it('says "pruned", with the lowest height, for a height the node no longer keeps', async () => {
+    const { chain, urls } = devnet.chains[0]!;
+    chain.prune(4);
+    const client = createCometClient([urls.rpc], { timeoutMs: 5000 });
+    const err = await client.block(2).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PrunedHeightError);
+    expect((err as PrunedHeightError).lowest).toBe(4);
+    expect((err as PrunedHeightError).retryable).toBe(false);
+    expect((await client.status()).earliestHeight).toBe(4);
+  });
+});

@@ -1,0 +1,157 @@
+import { bytesToHex, fromBech32, toHexAddress } from '../../chain/address.js';
+import type { CometClient } from '../../chain/comet-client.js';
+import type { JsonRpcClient } from '../../chain/json-rpc-client.js';
+import type { RestClient } from '../../chain/rest-client.js';
+import { errorMessage } from '../../common/errors.js';
+import type { BalanceDelta } from '../../store/records.js';
+import type { Balance, BlockWriter } from '../../store/writer.js';
+import { createConcurrency } from '../concurrency.js';
+import { erc20TransferDeltas } from '../decode/index.js';
+import type { PrepareContext } from '../pipeline.js';
+import { withRetry } from '../retry.js';
+import { createTrailingPipeline, type TrailingOptions } from './trailing.js';
+
+/**
+ * The EVM rich list: balances of every holder per ERC20 token (the bank denoms are ERC20 contracts on
+ * minievm). It starts from a snapshot of all accounts' balances at one height (auth + bank, denoms mapped
+ * to their contracts), then applies the ERC20 `Transfer` deltas of each indexed block in height order.
+ * When a balance would go negative the snapshot missed something: that token's balances are read again
+ * for every known account with batched `balanceOf` at the height.
+ */
+
+export type RichListStore = Pick<BlockWriter, 'richList' | 'accountsAll'>;
+
+export interface RichListOptions extends TrailingOptions<BalanceDelta[]> {
+  comet: CometClient;
+  rest: RestClient;
+  jsonRpc: JsonRpcClient;
+  store: RichListStore;
+  /** Progress height of the list; 0 when it has no snapshot yet. */
+  from: number;
+  /** Where a first snapshot is taken: the first height this run indexes. */
+  snapshotHeight: number;
+}
+
+const EVM_ADDRESS_BYTES = 20;
+
+export function createRichListExtension(options: RichListOptions) {
+  const { rest, jsonRpc, store, indexed, logger, signal } = options;
+  const concurrency = createConcurrency({ max: options.maxConcurrency });
+  const contracts = new Map<string, string | undefined>();
+  const retry = <T>(fn: (signal: AbortSignal) => Promise<T>) =>
+    withRetry(fn, {
+      signal,
+      backoffMs: concurrency.backoffMs,
+      onRetry: (err) => logger.debug({ err: errorMessage(err) }, 'rich list query failed; retrying'),
+    });
+
+  const contractOf = async (denom: string) => {
+    if (!contracts.has(denom)) contracts.set(denom, await retry((s) => rest.contractByDenom(denom, s)));
+    return contracts.get(denom);
+  };
+
+  /** Every 20-byte account's bank balances at `height`, as ERC20 holdings. */
+  const snapshot = async (height: number): Promise<Balance[]> => {
+    const accounts = (await retry((s) => rest.accounts(height, s)))
+      .map((a) => ({ address: a.address, bytes: fromBech32(a.address).bytes }))
+      .filter((a) => a.bytes.length === EVM_ADDRESS_BYTES);
+    const out: Balance[] = [];
+    let i = 0;
+    const worker = async () => {
+      while (i < accounts.length) {
+        const { address, bytes: account } = accounts[i++]!;
+        const coins = await retry((s) => rest.balances(address, height, s));
+        for (const coin of coins) {
+          const contract = await contractOf(coin.denom);
+          if (contract) out.push({ account, denom: contract, amount: BigInt(coin.amount) });
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(8, accounts.length) }, worker));
+    // Workers finish in any order; sort so the snapshot does not depend on timing.
+    return out.sort((a, b) => compareHolding(a, b));
+  };
+
+  /** Reads a token's balance of every known account again, where a delta left one negative. */
+  const repair = async (height: number, denoms: string[]) => {
+    const holders = (await store.accountsAll()).filter((a) => a.length === EVM_ADDRESS_BYTES);
+    const hex = holders.map(toHexAddress);
+    for (const denom of denoms) {
+      const amounts = await retry((s) => jsonRpc.balancesOf(denom, hex, height, s));
+      logger.warn(
+        { height, token: denom, holders: holders.length },
+        'a rich-list balance went negative; re-read it',
+      );
+      await store.richList.set(
+        height,
+        holders.map((account, j) => ({ account, denom, amount: amounts[j]! })),
+      );
+    }
+  };
+
+  const deltasOf = async (height: number, { call }: PrepareContext) => {
+    const noted = indexed.note(height);
+    if (noted) return { height, deltas: noted };
+    const blockResults = await call((signal) => options.comet.blockResults(height, signal));
+    return { height, deltas: erc20TransferDeltas({ blockResults }) };
+  };
+
+  let from = options.from;
+  // A retried batch must not apply a height twice.
+  let applied = from;
+  let pendingRepair: { height: number; denoms: string[] } | undefined;
+
+  /**
+   * Takes the first snapshot if there is none. The indexer calls it before any block is written, a fixed
+   * point of the write order, so the accounts it adds get the same ids in every run.
+   */
+  const initialize = async () => {
+    if (from !== 0) return;
+    const height = options.snapshotHeight;
+    logger.info({ height }, 'taking the rich-list snapshot');
+    await store.richList.initialize(height, await snapshot(height));
+    options.onWritten?.(height);
+    from = height;
+    applied = height;
+  };
+
+  return {
+    initialize,
+    async run() {
+      await initialize();
+      const pipeline = createTrailingPipeline(options, {
+        from,
+        what: 'the rich list',
+        concurrency,
+        prepare: deltasOf,
+        write: async (batch) => {
+          // Deltas add up: a batch is applied at its last height in one write. Concatenated in height
+          // order, they meet new holders in the same order as height by height, so ids do not depend
+          // on how heights were batched.
+          const fresh = batch.filter((b) => b.height > applied);
+          if (fresh.length > 0) {
+            const height = fresh[fresh.length - 1]!.height;
+            const { negativeDenoms } = await store.richList.apply(
+              height,
+              fresh.flatMap((b) => b.deltas),
+            );
+            applied = height;
+            if (negativeDenoms.length > 0) pendingRepair = { height, denoms: negativeDenoms };
+          }
+          if (pendingRepair) {
+            await repair(pendingRepair.height, pendingRepair.denoms);
+            pendingRepair = undefined;
+          }
+        },
+      });
+      await pipeline.run();
+    },
+  };
+}
+
+function compareHolding(a: Balance, b: Balance): number {
+  if (a.denom !== b.denom) return a.denom < b.denom ? -1 : 1;
+  const x = bytesToHex(a.account);
+  const y = bytesToHex(b.account);
+  return x < y ? -1 : x > y ? 1 : 0;
+}

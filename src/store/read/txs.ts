@@ -1,0 +1,135 @@
+import type { Db } from '../db.js';
+import type { Page, PageRequest, Row } from './page.js';
+import { msgTypeIds, readSequencePage, type SequenceCursor, type SequenceQuery } from './sequence-page.js';
+
+/** A Cosmos tx as the API serves it: the record the indexer wrote, as its stored JSON text. */
+export interface TxRow {
+  sequence: number;
+  json: string;
+}
+
+export interface TxFilter {
+  /** Msg type names without the leading `/`; a tx matches if it has any of them. */
+  msgTypes?: string[];
+}
+
+export const txRow = (row: Row): TxRow => ({ sequence: Number(row.sequence), json: row.record as string });
+
+/** The records of the page's sequences (`keys` selects a `sequence` column, ordered and limited). */
+const recordsOf = (keys: string) =>
+  `SELECT t.sequence, t.record::text AS record FROM (${keys}) q JOIN tx t ON t.sequence = q.sequence`;
+
+/** Msg sets holding any of the types: a tx has exactly one set, so the sets partition the txs. */
+const matchingSets = (q: SequenceQuery, names: string[]) => `m.type_ids && ${msgTypeIds(q, names)}`;
+
+export function listTxs(
+  db: Db,
+  filter: TxFilter,
+  request: PageRequest<SequenceCursor>,
+): Promise<Page<TxRow, SequenceCursor>> {
+  return readSequencePage(
+    db,
+    request,
+    (q) => {
+      const names = filter.msgTypes;
+      if (!names) {
+        return {
+          page: `SELECT t.sequence, t.record::text AS record FROM tx t WHERE ${q.afterCursor('t.sequence')} ORDER BY t.sequence ${q.dir} ${q.limit}`,
+          total: `SELECT n FROM counter WHERE name = 'tx'`,
+        };
+      }
+      const sets = matchingSets(q, names);
+      return {
+        // One index range per matching msg set, merged.
+        page: recordsOf(`SELECT s.sequence FROM msg_set m CROSS JOIN LATERAL (
+            SELECT x.sequence FROM tx x WHERE x.msg_set_id = m.id AND ${q.afterCursor('x.sequence')}
+            ORDER BY x.sequence ${q.dir} LIMIT ${q.branchLimit()}) s
+          WHERE ${sets} ORDER BY s.sequence ${q.dir} ${q.limit}`),
+        total: `SELECT sum(m.txs) FROM msg_set m WHERE ${sets}`,
+      };
+    },
+    txRow,
+  );
+}
+
+export interface AccountTxFilter extends TxFilter {
+  account: Uint8Array;
+  /** Only txs the account signed (first signer). */
+  signer: boolean;
+}
+
+export function txsByAccount(
+  db: Db,
+  filter: AccountTxFilter,
+  request: PageRequest<SequenceCursor>,
+): Promise<Page<TxRow, SequenceCursor>> {
+  return readSequencePage(
+    db,
+    request,
+    (q) => {
+      const id = q.accountId(filter.account);
+      const names = filter.msgTypes;
+      if (!names) {
+        const keys = filter.signer
+          ? `SELECT x.sequence FROM tx x WHERE x.signer_id = ${id} AND ${q.afterCursor('x.sequence')}
+             ORDER BY x.sequence ${q.dir} ${q.limit}`
+          : `SELECT e.sequence FROM tx_account e WHERE e.account_id = ${id} AND ${q.afterCursor('e.sequence')}
+             ORDER BY e.sequence ${q.dir} ${q.limit}`;
+        return {
+          page: recordsOf(keys),
+          // An account's totals are kept per msg set: a few rows to add up.
+          total: `SELECT sum(${filter.signer ? 'signed_txs' : 'txs'}) FROM account_msg_set WHERE account_id = ${id}`,
+        };
+      }
+      // The account's msg sets that match, then one index range of tx_account per set.
+      const sets = 'account_msg_set am JOIN msg_set m ON m.id = am.msg_set_id';
+      const setsWhere = `am.account_id = ${id} AND ${matchingSets(q, names)}${filter.signer ? ' AND am.signed_txs > 0' : ''}`;
+      const branch = filter.signer
+        ? `SELECT e.sequence FROM tx_account e JOIN tx x ON x.sequence = e.sequence
+           WHERE e.account_id = am.account_id AND e.msg_set_id = am.msg_set_id AND x.signer_id = am.account_id
+             AND ${q.afterCursor('e.sequence')}`
+        : `SELECT e.sequence FROM tx_account e
+           WHERE e.account_id = am.account_id AND e.msg_set_id = am.msg_set_id AND ${q.afterCursor('e.sequence')}`;
+      return {
+        page: recordsOf(`SELECT s.sequence FROM ${sets}
+          CROSS JOIN LATERAL (${branch} ORDER BY e.sequence ${q.dir} LIMIT ${q.branchLimit()}) s
+          WHERE ${setsWhere} ORDER BY s.sequence ${q.dir} ${q.limit}`),
+        total: `SELECT sum(${filter.signer ? 'am.signed_txs' : 'am.txs'}) FROM ${sets} WHERE ${setsWhere}`,
+      };
+    },
+    txRow,
+  );
+}
+
+export function txsByHeight(
+  db: Db,
+  filter: TxFilter & { height: number },
+  request: PageRequest<SequenceCursor>,
+): Promise<Page<TxRow, SequenceCursor>> {
+  return readSequencePage(
+    db,
+    request,
+    (q) => {
+      const height = q.params.add(filter.height);
+      const names = filter.msgTypes;
+      // A block's txs are few: counting them at read time is bounded by the block size.
+      const where = `t.height = ${height}${
+        names ? ` AND t.msg_set_id IN (SELECT m.id FROM msg_set m WHERE ${matchingSets(q, names)})` : ''
+      }`;
+      return {
+        page: `SELECT t.sequence, t.record::text AS record FROM tx t WHERE ${where} AND ${q.afterCursor('t.sequence')}
+          ORDER BY t.sequence ${q.dir} ${q.limit}`,
+        total: `SELECT count(*) FROM tx t WHERE ${where}`,
+      };
+    },
+    txRow,
+  );
+}
+
+export async function txByHash(db: Db, hash: Uint8Array): Promise<TxRow | undefined> {
+  const [row] = await db.query(
+    'SELECT sequence, record::text AS record FROM tx WHERE hash = $1 ORDER BY sequence DESC LIMIT 1',
+    [hash],
+  );
+  return row && txRow(row);
+}

@@ -1,0 +1,315 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveChain } from '../src/api/chain-context.js';
+import { loadApiConfig } from '../src/api/config.js';
+import { createApiMetrics, serveApiMetrics } from '../src/api/metrics.js';
+import { type ApiServer, createApiServer } from '../src/api/server.js';
+import { ConfigError } from '../src/common/errors.js';
+import { createMetricsRegistry } from '../src/common/metrics.js';
+import { type Db, openDb } from '../src/store/db.js';
+import { migrate } from '../src/store/migrate.js';
+import { syntheticChain } from '../src/store/test-support/chain.js';
+import { createBlockWriter } from '../src/store/writer.js';
+
+/** Server-wide behaviour over a small synthetic store: cache, CORS, request ids, metrics, OpenAPI, config. */
+
+const CHAIN = { chainId: 'synthetic-1', vm: 'evm' as const, bech32Prefix: 'init', internalTx: true };
+
+let db: Db;
+beforeAll(async () => {
+  db = await openDb({ dataDir: 'memory://' });
+  await migrate(db);
+  const writer = createBlockWriter(db, {
+    chainId: CHAIN.chainId,
+    vm: CHAIN.vm,
+    bech32Prefix: CHAIN.bech32Prefix,
+  });
+  await writer.writeBlocks(
+    syntheticChain({ blocks: 30, txsPerBlock: 2, accountsPerTx: 1, accounts: 5, seed: 3 }),
+  );
+});
+afterAll(async () => {
+  await db?.close();
+});
+
+describe('response cache', () => {
+  let api: ApiServer;
+  beforeAll(async () => {
+    api = await createApiServer({
+      db,
+      chain: CHAIN,
+      cache: { enabled: true, size: 100, listTtlMs: 300, itemTtlMs: 10_000 },
+    });
+  });
+  afterAll(() => api.close());
+
+  it('serves a repeated GET from memory for its time to live', async () => {
+    const first = await api.app.inject('/indexer/block/v1/blocks?pagination.limit=2');
+    const second = await api.app.inject('/indexer/block/v1/blocks?pagination.limit=2');
+    expect(first.headers['x-cache']).toBe('miss');
+    expect(second.headers['x-cache']).toBe('hit');
+    expect(second.body).toBe(first.body);
+    expect(second.headers['content-type']).toMatch(/^application\/json/);
+    const otherQuery = await api.app.inject('/indexer/block/v1/blocks?pagination.limit=3');
+    expect(otherQuery.headers['x-cache']).toBe('miss');
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect((await api.app.inject('/indexer/block/v1/blocks?pagination.limit=2')).headers['x-cache']).toBe(
+      'miss',
+    );
+  });
+
+  it('does not cache errors', async () => {
+    for (let i = 0; i < 2; i += 1) {
+      const answer = await api.app.inject('/indexer/block/v1/blocks/999');
+      expect(answer.statusCode).toBe(404);
+      expect(answer.headers['x-cache']).toBe('miss');
+    }
+  });
+});
+
+describe('CORS', () => {
+  const cors = (allowOrigins: string[], allowCredentials = false) => ({
+    enabled: true,
+    allowOrigins,
+    allowMethods: ['GET', 'HEAD', 'OPTIONS'],
+    allowHeaders: ['Origin', 'Content-Type'],
+    exposeHeaders: ['X-Cache'],
+    allowCredentials,
+    maxAgeSeconds: 600,
+  });
+
+  it('allows any origin with *, without credentials', async () => {
+    const api = await createApiServer({ db, chain: CHAIN, cors: cors(['*'], true) });
+    try {
+      const answer = await api.app.inject({ url: '/status', headers: { origin: 'https://wallet.example' } });
+      expect(answer.headers['access-control-allow-origin']).toBe('*');
+      expect(answer.headers['access-control-allow-credentials']).toBeUndefined();
+      expect(answer.headers['access-control-expose-headers']).toBe('X-Cache');
+      const preflight = await api.app.inject({
+        method: 'OPTIONS',
+        url: '/indexer/tx/v1/txs',
+        headers: { origin: 'https://wallet.example', 'access-control-request-method': 'GET' },
+      });
+      expect(preflight.statusCode).toBe(204);
+      expect(preflight.headers['access-control-allow-methods']).toBe('GET, HEAD, OPTIONS');
+      expect(preflight.headers['access-control-max-age']).toBe('600');
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('allows listed origins and *.domain subdomains only', async () => {
+    const api = await createApiServer({
+      db,
+      chain: CHAIN,
+      cors: cors(['https://app.example.com', '*.initia.xyz'], true),
+    });
+    try {
+      const origin = async (value: string) =>
+        (await api.app.inject({ url: '/status', headers: { origin: value } })).headers[
+          'access-control-allow-origin'
+        ];
+      expect(await origin('https://app.example.com')).toBe('https://app.example.com');
+      expect(await origin('https://scan.initia.xyz')).toBe('https://scan.initia.xyz');
+      expect(await origin('https://a.b.initia.xyz:8443')).toBe('https://a.b.initia.xyz:8443');
+      expect(await origin('https://initia.xyz.evil.com')).toBeUndefined();
+      expect(await origin('https://evil.com')).toBeUndefined();
+      const credentials = await api.app.inject({
+        url: '/status',
+        headers: { origin: 'https://app.example.com' },
+      });
+      expect(credentials.headers['access-control-allow-credentials']).toBe('true');
+      // Without an Origin the request is served as usual.
+      expect((await api.app.inject('/status')).statusCode).toBe(200);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('sends no CORS headers when disabled', async () => {
+    const api = await createApiServer({ db, chain: CHAIN });
+    try {
+      const answer = await api.app.inject({ url: '/status', headers: { origin: 'https://wallet.example' } });
+      expect(answer.headers['access-control-allow-origin']).toBeUndefined();
+    } finally {
+      await api.close();
+    }
+  });
+});
+
+describe('request ids, metrics and OpenAPI', () => {
+  let api: ApiServer;
+  const registry = createMetricsRegistry();
+  beforeAll(async () => {
+    api = await createApiServer({ db, chain: CHAIN, registry });
+  });
+  afterAll(() => api.close());
+
+  it('echoes a sane x-request-id and makes one otherwise', async () => {
+    expect(
+      (await api.app.inject({ url: '/status', headers: { 'x-request-id': 'abc-123' } })).headers[
+        'x-request-id'
+      ],
+    ).toBe('abc-123');
+    const made = (await api.app.inject({ url: '/nope', headers: { 'x-request-id': 'bad id\twith tab' } }))
+      .headers['x-request-id'];
+    expect(made).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('counts requests by route pattern and status', async () => {
+    await api.app.inject('/indexer/block/v1/blocks/3');
+    await api.app.inject('/indexer/block/v1/blocks/999');
+    await api.app.inject('/does/not/exist');
+    const text = await registry.metrics();
+    expect(text).toContain(
+      'weft_http_requests_total{method="GET",handler="/indexer/block/v1/blocks/:height",status="200"} 1',
+    );
+    expect(text).toContain(
+      'weft_http_requests_total{method="GET",handler="/indexer/block/v1/blocks/:height",status="404"} 1',
+    );
+    expect(text).toContain('handler="unmatched",status="404"');
+    expect(text).toContain('weft_http_request_duration_seconds_bucket');
+  });
+
+  it('serves metrics on their own port', async () => {
+    const own = createMetricsRegistry();
+    createApiMetrics(own).requests.inc({ method: 'GET', handler: '/status', status: '200' });
+    const server = await serveApiMetrics(own, { host: '127.0.0.1', port: 0, path: '/metrics' });
+    try {
+      const text = await (await fetch(server.url)).text();
+      expect(text).toContain('weft_http_requests_total{method="GET",handler="/status",status="200"} 1');
+    } finally {
+      await server.app.close();
+    }
+  });
+
+  it('documents every route with its response schemas, and serves the browsable page', async () => {
+    const doc = JSON.parse((await api.app.inject('/swagger/doc.json')).body);
+    expect(doc.openapi).toBe('3.0.3');
+    const paths = Object.keys(doc.paths).sort();
+    expect(paths).toEqual(
+      [
+        '/status',
+        '/indexer/block/v1/avg_blocktime',
+        '/indexer/block/v1/blocks',
+        '/indexer/block/v1/blocks/{height}',
+        '/indexer/tx/v1/txs',
+        '/indexer/tx/v1/txs/by_account/{account}',
+        '/indexer/tx/v1/txs/by_height/{height}',
+        '/indexer/tx/v1/txs/{tx_hash}',
+        '/indexer/tx/v1/evm-txs',
+        '/indexer/tx/v1/evm-txs/by_account/{account}',
+        '/indexer/tx/v1/evm-txs/by_height/{height}',
+        '/indexer/tx/v1/evm-txs/{tx_hash}',
+        '/indexer/tx/v1/evm-internal-txs',
+        '/indexer/tx/v1/evm-internal-txs/by_account/{account}',
+        '/indexer/tx/v1/evm-internal-txs/by_height/{height}',
+        '/indexer/tx/v1/evm-internal-txs/{tx_hash}',
+        '/indexer/nft/v1/collections',
+        '/indexer/nft/v1/collections/by_account/{account}',
+        '/indexer/nft/v1/collections/by_name/{name}',
+        '/indexer/nft/v1/collections/{collection_addr}',
+        '/indexer/nft/v1/tokens/by_account/{account}',
+        '/indexer/nft/v1/tokens/by_collection/{collection_addr}',
+        '/indexer/nft/v1/txs/{collection_addr}/{token_id}',
+        '/indexer/richlist/v1/{denom}',
+      ].sort(),
+    );
+    for (const path of paths) {
+      const responses = doc.paths[path].get.responses;
+      const ok = responses['200'].content['application/json'].schema;
+      expect(ok.type, path).toBe('object');
+      expect(Object.keys(ok.properties).length, path).toBeGreaterThan(0);
+      expect(responses['400'].content['application/json'].schema.required).toEqual([
+        'code',
+        'message',
+        'details',
+      ]);
+    }
+    const limit = doc.paths['/indexer/tx/v1/txs'].get.parameters.find(
+      (p: any) => p.name === 'pagination.limit',
+    );
+    expect(limit.schema).toMatchObject({ minimum: 1, maximum: 1000, default: 100 });
+    const page = await api.app.inject('/swagger/');
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+  });
+
+  it('leaves EVM paths out of the document of other VMs', async () => {
+    const move = await createApiServer({ db, chain: { ...CHAIN, vm: 'move', internalTx: false } });
+    try {
+      const doc = JSON.parse((await move.app.inject('/swagger/doc.json')).body);
+      expect(Object.keys(doc.paths).filter((p) => p.includes('evm') || p.includes('richlist'))).toEqual([]);
+      expect(Object.keys(doc.paths)).toHaveLength(15);
+    } finally {
+      await move.close();
+    }
+  });
+
+  it('finishes requests in flight when closed, then refuses new ones', async () => {
+    // Close only once the request has reached the server, so it is really in flight.
+    let arrived!: () => void;
+    const reached = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    const other = await createApiServer({
+      db,
+      chain: CHAIN,
+      configure: (app) => {
+        app.addHook('onRequest', async () => arrived());
+      },
+    });
+    const url = await other.listen('127.0.0.1', 0);
+    const inFlight = fetch(`${url}/indexer/block/v1/blocks`);
+    await reached;
+    await other.close();
+    expect((await inFlight).status).toBe(200);
+    await expect(fetch(`${url}/status`)).rejects.toThrow();
+  });
+});
+
+describe('configuration', () => {
+  it('reads rollytics environment names and names a bad setting', () => {
+    const config = loadApiConfig({
+      argv: ['--port', '9999'],
+      env: {
+        CHAIN_ID: 'c-1',
+        VM_TYPE: 'evm',
+        CORS_ENABLED: 'true',
+        CORS_ALLOW_ORIGINS: 'https://a.io,*.b.io',
+        CACHE_LIST_TTL: '2s',
+      },
+    });
+    expect(config).toMatchObject({
+      port: 9999,
+      chainId: 'c-1',
+      vm: 'evm',
+      cors: { enabled: true, allowOrigins: ['https://a.io', '*.b.io'] },
+    });
+    expect(config.cache.listTtlMs).toBe(2000);
+    expect(() => loadApiConfig({ argv: [], env: { PORT: 'eighty' } })).toThrow(
+      /PORT: "eighty" is not an integer/,
+    );
+    expect(() => loadApiConfig({ argv: [], env: { VM_TYPE: 'cosmwasm' } })).toThrow(/VM_TYPE/);
+    expect(() => loadApiConfig({ argv: [], env: { DB_DSN: 'mysql://x' } })).toThrow(/DB_DSN/);
+  });
+
+  it('takes the chain from the store and refuses one that does not match', async () => {
+    expect(await resolveChain(db, { internalTx: true })).toEqual(CHAIN);
+    await expect(resolveChain(db, { chainId: 'other-1', internalTx: true })).rejects.toThrow(ConfigError);
+    await expect(resolveChain(db, { vm: 'move', internalTx: true })).rejects.toThrow(/VM_TYPE/);
+    const empty = await openDb({ dataDir: 'memory://' });
+    try {
+      await expect(resolveChain(empty, { internalTx: true })).rejects.toThrow(
+        /required while the store holds no chain/,
+      );
+      expect(await resolveChain(empty, { chainId: 'x-1', vm: 'wasm', internalTx: true })).toEqual({
+        chainId: 'x-1',
+        vm: 'wasm',
+        bech32Prefix: 'init',
+        internalTx: false,
+      });
+    } finally {
+      await empty.close();
+    }
+  });
+});
