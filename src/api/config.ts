@@ -1,4 +1,11 @@
-import { type ConfigSource, loadSettings, logSettings, parse, type SettingsSpec } from '../common/config.js';
+import {
+  type ConfigSource,
+  loadSettings,
+  logSettings,
+  metricsSettings,
+  parse,
+  type SettingsSpec,
+} from '../common/config.js';
 import { ConfigError } from '../common/errors.js';
 import type { LogFormat, LogLevel } from '../common/logger.js';
 import { DEFAULT_DATA_DIR } from '../store/db.js';
@@ -179,38 +186,7 @@ export const apiSettings = {
     parse: parse.duration,
     default: 10_000,
   },
-  metricsEnabled: {
-    flag: 'metrics-enabled',
-    env: 'METRICS_ENABLED',
-    description: 'serve Prometheus metrics',
-    parse: parse.bool,
-    boolean: true,
-    default: false,
-  },
-  metricsHost: {
-    flag: 'metrics-host',
-    env: 'METRICS_HOST',
-    description: 'metrics listen address',
-    parse: parse.string,
-    default: '127.0.0.1',
-  },
-  metricsPort: {
-    flag: 'metrics-port',
-    env: 'METRICS_PORT',
-    description: 'metrics port',
-    parse: parse.int(0, 65_535),
-    default: 9465,
-  },
-  metricsPath: {
-    flag: 'metrics-path',
-    env: 'METRICS_PATH',
-    description: 'metrics path',
-    parse: (raw: string, name: string) => {
-      if (!raw.startsWith('/')) throw new ConfigError(name, 'must start with /');
-      return raw;
-    },
-    default: '/metrics',
-  },
+  ...metricsSettings(9465),
   ...logSettings,
 } satisfies SettingsSpec;
 

@@ -156,3 +156,41 @@ export const logSettings = {
     default: 'pretty' as const,
   },
 } satisfies SettingsSpec;
+
+/** Prometheus endpoint settings; each process part has its own default port so they can run side by side. */
+export function metricsSettings(defaultPort: number) {
+  return {
+    metricsEnabled: {
+      flag: 'metrics-enabled',
+      env: 'METRICS_ENABLED',
+      description: 'serve Prometheus metrics',
+      parse: parse.bool,
+      boolean: true,
+      default: false,
+    },
+    metricsHost: {
+      flag: 'metrics-host',
+      env: 'METRICS_HOST',
+      description: 'address the metrics endpoint listens on',
+      parse: parse.string,
+      default: '127.0.0.1',
+    },
+    metricsPort: {
+      flag: 'metrics-port',
+      env: 'METRICS_PORT',
+      description: 'port of the metrics endpoint',
+      parse: parse.int(0, 65_535),
+      default: defaultPort,
+    },
+    metricsPath: {
+      flag: 'metrics-path',
+      env: 'METRICS_PATH',
+      description: 'path of the metrics endpoint',
+      parse: (raw: string, name: string) => {
+        if (!raw.startsWith('/')) throw new ConfigError(name, 'must start with /');
+        return raw;
+      },
+      default: '/metrics',
+    },
+  } satisfies SettingsSpec;
+}

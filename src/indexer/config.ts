@@ -1,4 +1,11 @@
-import { type ConfigSource, loadSettings, logSettings, parse, type SettingsSpec } from '../common/config.js';
+import {
+  type ConfigSource,
+  loadSettings,
+  logSettings,
+  metricsSettings,
+  parse,
+  type SettingsSpec,
+} from '../common/config.js';
 import { ConfigError } from '../common/errors.js';
 import type { LogFormat, LogLevel } from '../common/logger.js';
 
@@ -138,38 +145,7 @@ export const indexerSettings = {
     parse: parse.int(1, 10_000),
     default: 100,
   },
-  metricsEnabled: {
-    flag: 'metrics-enabled',
-    env: 'METRICS_ENABLED',
-    description: 'serve Prometheus metrics',
-    parse: parse.bool,
-    boolean: true,
-    default: false,
-  },
-  metricsPort: {
-    flag: 'metrics-port',
-    env: 'METRICS_PORT',
-    description: 'port of the metrics endpoint (on 127.0.0.1 unless METRICS_HOST says otherwise)',
-    parse: parse.int(0, 65_535),
-    default: 9464,
-  },
-  metricsHost: {
-    flag: 'metrics-host',
-    env: 'METRICS_HOST',
-    description: 'address the metrics endpoint listens on',
-    parse: parse.string,
-    default: '127.0.0.1',
-  },
-  metricsPath: {
-    flag: 'metrics-path',
-    env: 'METRICS_PATH',
-    description: 'path of the metrics endpoint',
-    parse: (raw: string, name: string) => {
-      if (!raw.startsWith('/')) throw new ConfigError(name, 'must start with /');
-      return raw;
-    },
-    default: '/metrics',
-  },
+  ...metricsSettings(9464),
   ...logSettings,
 } satisfies SettingsSpec;
 
