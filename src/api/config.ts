@@ -17,13 +17,6 @@ export type ApiVm = (typeof VMS)[number];
 
 const list = parse.listOf(parse.string);
 
-const dsn = (raw: string, name: string) => {
-  if (!/^postgres(ql)?:\/\//.test(raw)) {
-    throw new ConfigError(name, 'must be a postgres:// URL (leave it unset for the embedded store)');
-  }
-  return raw;
-};
-
 export const apiSettings = {
   host: {
     flag: 'host',
@@ -81,7 +74,7 @@ export const apiSettings = {
     flag: 'db-dsn',
     env: 'DB_DSN',
     description: 'PostgreSQL URL; unset: the embedded store (PGlite) in --data-dir',
-    parse: dsn,
+    parse: parse.postgresDsn,
     default: '',
   },
   dataDir: {

@@ -131,6 +131,13 @@ export const parse = {
       throw new ConfigError(name, `"${raw}" is not an http(s) URL`);
     }
   },
+  /** A PostgreSQL URL; empty means unset (the embedded store). */
+  postgresDsn: (raw: string, name: string) => {
+    if (raw !== '' && !/^postgres(ql)?:\/\//.test(raw)) {
+      throw new ConfigError(name, 'must be a postgres:// URL (leave it unset for the embedded store)');
+    }
+    return raw;
+  },
   /** `500ms`, `2s`, `1m`, or a bare number of milliseconds. */
   duration: (raw: string, name: string) => {
     const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(raw.trim());

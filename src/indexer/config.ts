@@ -16,13 +16,6 @@ export type IndexerVm = (typeof VMS)[number];
 
 const urls = parse.listOf(parse.url);
 
-const dsn = (raw: string, name: string) => {
-  if (raw !== '' && !/^postgres(ql)?:\/\//.test(raw)) {
-    throw new ConfigError(name, 'must be a postgres:// URL (leave it unset for the embedded store)');
-  }
-  return raw;
-};
-
 const nonEmpty =
   <T>(item: (raw: string, name: string) => T[]) =>
   (raw: string, name: string) => {
@@ -77,7 +70,7 @@ export const indexerSettings = {
     flag: 'db-dsn',
     env: 'DB_DSN',
     description: 'PostgreSQL URL; unset: the embedded store (PGlite) in --data-dir',
-    parse: dsn,
+    parse: parse.postgresDsn,
     default: '',
   },
   dataDir: {
