@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveChain } from '../src/api/chain-context.js';
 import { loadApiConfig } from '../src/api/config.js';
-import { createApiMetrics, serveApiMetrics } from '../src/api/metrics.js';
+import { createApiMetrics } from '../src/api/metrics.js';
 import { type ApiServer, createApiServer } from '../src/api/server.js';
 import { ConfigError } from '../src/common/errors.js';
-import { createMetricsRegistry } from '../src/common/metrics.js';
+import { createMetricsRegistry, serveMetrics } from '../src/common/metrics.js';
 import { type Db, openDb } from '../src/store/db.js';
 import { migrate } from '../src/store/migrate.js';
 import { syntheticChain } from '../src/store/test-support/chain.js';
@@ -173,12 +173,12 @@ describe('request ids, metrics and OpenAPI', () => {
   it('serves metrics on their own port', async () => {
     const own = createMetricsRegistry();
     createApiMetrics(own).requests.inc({ method: 'GET', handler: '/status', status: '200' });
-    const server = await serveApiMetrics(own, { host: '127.0.0.1', port: 0, path: '/metrics' });
+    const server = await serveMetrics(own, { host: '127.0.0.1', port: 0, path: '/metrics' });
     try {
       const text = await (await fetch(server.url)).text();
       expect(text).toContain('weft_http_requests_total{method="GET",handler="/status",status="200"} 1');
     } finally {
-      await server.app.close();
+      await server.close();
     }
   });
 

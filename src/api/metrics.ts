@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Counter, Histogram, type Registry } from 'prom-client';
 
 export interface ApiMetrics {
@@ -43,18 +43,4 @@ export function installRequestMetrics(app: FastifyInstance, metrics: ApiMetrics)
     metrics.duration.observe(labels, reply.elapsedTime / 1000);
     done();
   });
-}
-
-/** The metrics endpoint, on its own port so it can stay private while the API is public. */
-export async function serveApiMetrics(
-  registry: Registry,
-  options: { host: string; port: number; path: string },
-): Promise<{ url: string; app: FastifyInstance }> {
-  const app = Fastify({ logger: false });
-  app.get(options.path, async (_request, reply) =>
-    reply.type(registry.contentType).send(await registry.metrics()),
-  );
-  await app.listen({ host: options.host, port: options.port });
-  const address = app.server.address() as { port: number };
-  return { url: `http://${options.host}:${address.port}${options.path}`, app };
 }

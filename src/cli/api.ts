@@ -1,10 +1,9 @@
 import { resolveChain } from '../api/chain-context.js';
 import { apiSettings, loadApiConfig } from '../api/config.js';
-import { serveApiMetrics } from '../api/metrics.js';
 import { createApiServer } from '../api/server.js';
 import { usage } from '../common/config.js';
 import { createLogger } from '../common/logger.js';
-import { createMetricsRegistry } from '../common/metrics.js';
+import { createMetricsRegistry, serveMetrics } from '../common/metrics.js';
 import { createShutdown, onProcessSignals } from '../common/shutdown.js';
 import { openDb } from '../store/db.js';
 
@@ -37,8 +36,8 @@ export async function runApi(argv: string[]): Promise<void> {
   const registry = createMetricsRegistry({ defaultMetrics: true });
   registry.setDefaultLabels({ rollup_chain_id: chain.chainId });
   if (config.metrics.enabled) {
-    const metrics = await serveApiMetrics(registry, config.metrics);
-    shutdown.add(() => metrics.app.close());
+    const metrics = await serveMetrics(registry, config.metrics);
+    shutdown.add(() => metrics.close());
     logger.info({ url: metrics.url }, 'serving metrics');
   }
 

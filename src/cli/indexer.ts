@@ -1,10 +1,9 @@
 import { usage } from '../common/config.js';
 import { createLogger } from '../common/logger.js';
-import { createMetricsRegistry } from '../common/metrics.js';
+import { createMetricsRegistry, serveMetrics } from '../common/metrics.js';
 import { createShutdown, onProcessSignals } from '../common/shutdown.js';
 import { indexerSettings, loadIndexerConfig } from '../indexer/config.js';
 import { createIndexer } from '../indexer/indexer.js';
-import { serveMetrics } from '../indexer/metrics.js';
 
 export async function runIndexer(argv: string[]): Promise<void> {
   if (argv.includes('--help')) {

@@ -5,8 +5,8 @@ import {
   NodeUnavailableError,
   PrunedHeightError,
 } from '../chain/endpoints.js';
-import { createMetricsRegistry } from '../common/metrics.js';
-import { createIndexerMetrics, errorKind, serveMetrics } from './metrics.js';
+import { createMetricsRegistry, serveMetrics } from '../common/metrics.js';
+import { createIndexerMetrics, errorKind } from './metrics.js';
 
 describe('indexer metrics', () => {
   it('serves the registry on its path, on loopback, and nothing else', async () => {

@@ -1,4 +1,3 @@
-import { createServer, type Server } from 'node:http';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { FutureHeightError, isNodeTrouble, NodeQueryError, PrunedHeightError } from '../chain/endpoints.js';
 import type { Registry } from '../common/metrics.js';
@@ -82,30 +81,4 @@ export function errorKind(err: unknown): string {
   if (isNodeTrouble(err)) return err.failure.replace('-', '_');
   if (err instanceof NodeQueryError) return 'refused';
   return 'other';
-}
-
-/** Serves the registry on `path` (plain HTTP, no framework needed for one route). */
-export async function serveMetrics(
-  registry: Registry,
-  options: { host: string; port: number; path: string },
-): Promise<{ url: string; close(): Promise<void> }> {
-  const server: Server = createServer((request, response) => {
-    if (request.method !== 'GET' || (request.url ?? '').split('?')[0] !== options.path) {
-      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
-      return;
-    }
-    registry.metrics().then(
-      (text) => response.writeHead(200, { 'content-type': registry.contentType }).end(text),
-      (err: unknown) => response.writeHead(500, { 'content-type': 'text/plain' }).end(String(err)),
-    );
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://${options.host}:${port}${options.path}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
 }
