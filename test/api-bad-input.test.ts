@@ -251,6 +251,8 @@ describe('bad input', () => {
       '/indexer/tx/v1/txs?pagination.limit=',
       '/indexer/tx/v1/txs?unknown=1&msgs=',
       `/indexer/tx/v1/txs/by_account/${ACCOUNT}?is_signer=T`,
+      `/indexer/tx/v1/txs/by_account/0x${'0'.repeat(40)}`,
+      '/indexer/tx/v1/txs/by_account/0x0',
       `/indexer/nft/v1/tokens/by_account/${ACCOUNT}?order_by=Height`,
       '/indexer/tx/v1/txs/',
       '/status/',

@@ -17,10 +17,28 @@ describe('parseAccount', () => {
     expect(hex(parseAccount(`0x${'0'.repeat(24)}${'ab'.repeat(20)}`, 'init'))).toBe('ab'.repeat(20));
     expect(hex(parseAccount('0x1', 'init'))).toBe(`${'0'.repeat(39)}1`);
     expect(hex(parseAccount(`0x${'cd'.repeat(21)}`, 'init'))).toBe(`${'0'.repeat(22)}${'cd'.repeat(21)}`);
+    expect(hex(parseAccount(`0x${'0'.repeat(70)}1`, 'init'))).toBe(`${'0'.repeat(39)}1`);
+    expect(hex(parseAccount(`0X${'AB'.repeat(20)}`, 'init'))).toBe('ab'.repeat(20));
+  });
+
+  it('reads the zero address the indexer stores', () => {
+    for (const zero of [`0x${'0'.repeat(40)}`, `0x${'0'.repeat(64)}`, '0x0', '0X0', '00']) {
+      expect(hex(parseAccount(zero, 'init')), zero).toBe('0'.repeat(40));
+    }
   });
 
   it('refuses other prefixes, bad hex and empty values, naming the parameter', () => {
-    for (const bad of [toBech32('cosmos', bytes), 'init1xyz', '0x', '', `0x${'a'.repeat(65)}`, 'zz']) {
+    const tooLong = toBech32('init', new Uint8Array(256).fill(1));
+    for (const bad of [
+      toBech32('cosmos', bytes),
+      'init1xyz',
+      '0x',
+      '0X',
+      '',
+      `0x${'a'.repeat(65)}`,
+      'zz',
+      tooLong,
+    ]) {
       expect(() => parseAccount(bad, 'init')).toThrow(/invalid value for account/);
     }
   });
@@ -30,7 +48,14 @@ describe('parseCollectionAddress', () => {
   it('pads Move object addresses to 32 bytes, others like accounts', () => {
     expect(hex(parseCollectionAddress('0x1234', 'move', 'init'))).toBe(`${'0'.repeat(60)}1234`);
     expect(hex(parseCollectionAddress('0x1234', 'evm', 'init'))).toBe(`${'0'.repeat(36)}1234`);
-    expect(() => parseCollectionAddress('nope', 'move', 'init')).toThrow(/collection_addr/);
+    expect(hex(parseCollectionAddress(toBech32('init', new Uint8Array(32).fill(7)), 'move', 'init'))).toBe(
+      '07'.repeat(32),
+    );
+    expect(hex(parseCollectionAddress('0x0', 'move', 'init'))).toBe('0'.repeat(64));
+    for (const bad of ['nope', '0x', '', `0x${'0'.repeat(65)}`]) {
+      expect(() => parseCollectionAddress(bad, 'move', 'init'), bad).toThrow(/collection_addr/);
+    }
+    expect(() => parseCollectionAddress('0x', 'evm', 'init')).toThrow(/collection_addr/);
   });
 });
 

@@ -1,4 +1,4 @@
-import { fromBech32 } from '../chain/address.js';
+import { accAddressBytes, bech32AccountBytes, moveObjectBytes } from '../chain/account-address.js';
 import { InvalidArgumentError } from '../common/errors.js';
 import { echo } from './errors.js';
 
@@ -12,20 +12,14 @@ const HEX = /^[0-9a-fA-F]+$/;
 const invalid = (name: string, raw: string, reason: string) =>
   new InvalidArgumentError(`invalid value for ${name}: ${echo(raw)} (${reason})`);
 
-function bech32Bytes(raw: string, prefix: string): Uint8Array | undefined {
-  try {
-    const decoded = fromBech32(raw);
-    return decoded.prefix === prefix && decoded.bytes.length > 0 ? decoded.bytes : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Hex digits of `0x…`/`…` with leading zeros dropped, or undefined if it is not hex of at most `max` digits. */
-function significantHex(raw: string, max: number): string | undefined {
-  const digits = raw.startsWith('0x') || raw.startsWith('0X') ? raw.slice(2) : raw;
-  if (digits === '' || !HEX.test(digits) || digits.length > max) return undefined;
-  return digits.toLowerCase().replace(/^0+/, '');
+/**
+ * An address parameter as the shared address rules read it, or undefined when it names none. The
+ * rules read an empty value or a bare `0x` as the zero address; a request must spell one out (`0x0`).
+ * The API has always taken an upper-case `0X` as well, which the rules alone would not read.
+ */
+function addressText(raw: string): string | undefined {
+  const text = raw.startsWith('0X') ? `0x${raw.slice(2)}` : raw;
+  return text === '' || text === '0x' ? undefined : text;
 }
 
 /**
@@ -33,17 +27,16 @@ function significantHex(raw: string, max: number): string | undefined {
  * prefix, or hex with or without `0x`, leading zeros dropped and padded to 20 bytes (32 if longer).
  */
 export function parseAccount(raw: string, prefix: string, name = 'account'): Uint8Array {
-  const fromBech = raw.startsWith('0x') ? undefined : bech32Bytes(raw, prefix);
-  if (fromBech) return fromBech;
-  const hex = significantHex(raw, 64);
-  if (hex === undefined) {
+  const text = addressText(raw);
+  const bytes = text === undefined ? undefined : accAddressBytes(text, prefix);
+  if (!bytes) {
     throw invalid(
       name,
       raw,
       `expected a bech32 address with prefix ${prefix}1 or a 20- or 32-byte hex address`,
     );
   }
-  return Buffer.from(hex.padStart(hex.length <= 40 ? 40 : 64, '0'), 'hex');
+  return bytes;
 }
 
 /**
@@ -57,11 +50,13 @@ export function parseCollectionAddress(
   name = 'collection_addr',
 ): Uint8Array {
   if (vm !== 'move') return parseAccount(raw, prefix, name);
-  const fromBech = raw.startsWith('0x') ? undefined : bech32Bytes(raw, prefix);
-  if (fromBech) return fromBech;
-  const hex = significantHex(raw, 64);
-  if (hex === undefined) throw invalid(name, raw, 'expected a hex object address (up to 32 bytes) or bech32');
-  return Buffer.from(hex.padStart(64, '0'), 'hex');
+  const text = addressText(raw);
+  const bytes =
+    text === undefined
+      ? undefined
+      : ((text.startsWith('0x') ? undefined : bech32AccountBytes(text, prefix)) ?? moveObjectBytes(text));
+  if (!bytes) throw invalid(name, raw, 'expected a hex object address (up to 32 bytes) or bech32');
+  return bytes;
 }
 
 /** A 32-byte tx hash in any case, with or without `0x`. */

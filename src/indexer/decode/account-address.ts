@@ -1,4 +1,4 @@
-import { fromBech32 } from '../../chain/address.js';
+import { accAddressBytes, moveObjectBytes } from '../../chain/account-address.js';
 import { boundedMemo } from './memo.js';
 
 /** An account as the store keys it: raw bytes, with their lowercase hex to compare and de-duplicate by. */
@@ -7,39 +7,21 @@ export interface AccountRef {
   hex: string;
 }
 
-const HEX = /^[0-9a-f]*$/;
-
-function fromHex(hex: string): AccountRef {
-  return { bytes: Uint8Array.from(Buffer.from(hex, 'hex')), hex };
-}
-
-function parse(input: string, prefix: string): AccountRef | null {
-  if (!input.startsWith('0x')) {
-    try {
-      const decoded = fromBech32(input);
-      if (decoded.prefix === prefix && decoded.bytes.length > 0 && decoded.bytes.length <= 255) {
-        return { bytes: decoded.bytes, hex: Buffer.from(decoded.bytes).toString('hex') };
-      }
-    } catch {
-      // not bech32: read it as hex below, as the SDK helper does
-    }
-  }
-  const trimmed = (input.startsWith('0x') ? input.slice(2) : input).toLowerCase().replace(/^0+/, '');
-  if (!HEX.test(trimmed) || trimmed.length > 64) return null;
-  return fromHex(trimmed.padStart(trimmed.length <= 40 ? 40 : 64, '0'));
+function refOf(bytes: Uint8Array | undefined): AccountRef | null {
+  return bytes ? { bytes, hex: Buffer.from(bytes).toString('hex') } : null;
 }
 
 const memos = new Map<string, (input: string) => AccountRef | null>();
 
 /**
- * rollytics' `AccAddressFromString`: bech32 with the chain's prefix, or hex (optional `0x`) with its
- * leading zeros trimmed, then left-padded to 20 bytes (32 when longer). Null when neither reads.
- * The bytes are shared between callers and must not be mutated.
+ * rollytics' `AccAddressFromString` (see `accAddressBytes`), memoised per prefix since the same
+ * accounts recur across blocks. Null when the string names no account. The bytes are shared between
+ * callers and must not be mutated.
  */
 export function accAddressFromString(input: string, prefix: string): AccountRef | null {
   let memo = memos.get(prefix);
   if (!memo) {
-    memo = boundedMemo(50_000, (s) => parse(s, prefix));
+    memo = boundedMemo(50_000, (s) => refOf(accAddressBytes(s, prefix)));
     memos.set(prefix, memo);
   }
   return memo(input);
@@ -47,9 +29,7 @@ export function accAddressFromString(input: string, prefix: string): AccountRef 
 
 /** A Move object address (`0x` short hex literal) as its 32 bytes. */
 export function moveObjectAddress(input: string): AccountRef | null {
-  const hex = (input.startsWith('0x') ? input.slice(2) : input).toLowerCase();
-  if (hex.length === 0 || hex.length > 64 || !HEX.test(hex)) return null;
-  return fromHex(hex.padStart(64, '0'));
+  return refOf(moveObjectBytes(input));
 }
 
 /** rollytics' `HexToBytes`: optional `0x`, an odd length gets a leading zero, empty gives no bytes. */
