@@ -319,7 +319,9 @@ async function benchStore(settings: {
     amount: BigInt(Math.floor(random() * 1e12)) * 1_000_000n + BigInt(i),
   }));
   await writer.richList.initialize(blocks, balances);
-  await db.exec('ANALYZE');
+  // The state autovacuum reaches on insert-only tables: statistics, and visibility maps that let
+  // the edge tables answer from their indexes alone.
+  await db.exec('VACUUM ANALYZE');
   return { db, buildSeconds: (performance.now() - started) / 1000 };
 }
 
@@ -406,12 +408,24 @@ export async function run(argv: string[]) {
         default: false,
         boolean: true,
       },
+      recordCache: {
+        flag: 'record-cache',
+        description: 'megabytes of the API’s tx record cache (0: off; the API’s default is 64)',
+        parse: parse.int(0),
+        default: 64,
+      },
       rebuild: {
         flag: 'rebuild',
         description: 'build the store anew',
         parse: parse.bool,
         default: false,
         boolean: true,
+      },
+      only: {
+        flag: 'only',
+        description: 'run only the scenarios whose name contains this text (and the ceiling)',
+        parse: parse.string,
+        default: '',
       },
       dsn: {
         flag: 'dsn',
@@ -426,7 +440,13 @@ export async function run(argv: string[]) {
   const api = await createApiServer({
     db,
     chain: { chainId: CHAIN_ID, vm: 'evm', bech32Prefix: PREFIX, internalTx: true },
-    cache: { enabled: settings.cache, size: 10_000, listTtlMs: 1000, itemTtlMs: 10_000 },
+    cache: {
+      enabled: settings.cache,
+      size: 10_000,
+      listTtlMs: 1000,
+      itemTtlMs: 10_000,
+      recordMb: settings.recordCache,
+    },
     configure: (app) => app.get('/bench/ping', async () => ({ pong: true })),
   });
   const base = await api.listen('127.0.0.1', 0);
@@ -521,6 +541,7 @@ export async function run(argv: string[]) {
       seconds: 2,
     });
     for (const [name, paths] of scenarios) {
+      if (settings.only && !name.includes(settings.only) && !name.startsWith('ceiling')) continue;
       const result = await runLoad(child, {
         base,
         paths,
@@ -532,10 +553,7 @@ export async function run(argv: string[]) {
     const ceiling = results['ceiling: trivial JSON route']!.requests_per_s;
     for (const result of Object.values(results))
       result.ratio_to_ceiling = Number((result.requests_per_s / ceiling).toFixed(3));
-    const withTotal = results['txs by account, limit 10, count_total=true']!;
-    const withoutTotal = results['txs by account, limit 10, count_total=false']!;
-    const page1 = results['cursor walk page 1 (accounts with ≥ 10,000 txs)']!;
-    const pageDeep = results['cursor walk page 1,000 (same accounts)']!;
+    const goals = settings.only ? undefined : goalsOf(results);
     return {
       txs: settings.txs,
       deep_page: deepPage,
@@ -544,25 +562,34 @@ export async function run(argv: string[]) {
       connections: settings.connections,
       seconds_per_scenario: settings.seconds,
       response_cache: settings.cache,
+      record_cache_mb: settings.recordCache,
       results,
-      goals: {
-        by_account_with_totals_ratio_to_ceiling: withTotal.ratio_to_ceiling,
-        by_account_with_totals_ratio_ok: (withTotal.ratio_to_ceiling ?? 0) >= 0.2,
-        by_account_with_totals_p99_ms: withTotal.p99_ms,
-        by_account_with_totals_p99_ok: withTotal.p99_ms < 20,
-        count_total_true_over_false_mean_latency: Number(
-          (withTotal.mean_ms / withoutTotal.mean_ms).toFixed(3),
-        ),
-        count_total_ok: withTotal.mean_ms < 1.2 * withoutTotal.mean_ms,
-        page_1000_over_page_1_p99: Number((pageDeep.p99_ms / Math.max(page1.p99_ms, 1)).toFixed(3)),
-        page_1000_ok: pageDeep.p99_ms <= 1.5 * Math.max(page1.p99_ms, 1),
-      },
+      goals,
     };
   } finally {
     child.kill();
     await api.close();
     await db.close();
   }
+}
+
+type Results = Record<string, LoadResult & { ratio_to_ceiling?: number }>;
+
+function goalsOf(results: Results) {
+  const withTotal = results['txs by account, limit 10, count_total=true']!;
+  const withoutTotal = results['txs by account, limit 10, count_total=false']!;
+  const page1 = results['cursor walk page 1 (accounts with ≥ 10,000 txs)']!;
+  const pageDeep = results['cursor walk page 1,000 (same accounts)']!;
+  return {
+    by_account_with_totals_ratio_to_ceiling: withTotal.ratio_to_ceiling,
+    by_account_with_totals_ratio_ok: (withTotal.ratio_to_ceiling ?? 0) >= 0.2,
+    by_account_with_totals_p99_ms: withTotal.p99_ms,
+    by_account_with_totals_p99_ok: withTotal.p99_ms < 20,
+    count_total_true_over_false_mean_latency: Number((withTotal.mean_ms / withoutTotal.mean_ms).toFixed(3)),
+    count_total_ok: withTotal.mean_ms < 1.2 * withoutTotal.mean_ms,
+    page_1000_over_page_1_p99: Number((pageDeep.p99_ms / Math.max(page1.p99_ms, 1)).toFixed(3)),
+    page_1000_ok: pageDeep.p99_ms <= 1.5 * Math.max(page1.p99_ms, 1),
+  };
 }
 
 if (process.argv.includes('--load-worker')) loadWorker();

@@ -179,6 +179,14 @@ export const apiSettings = {
     parse: parse.duration,
     default: 10_000,
   },
+  recordCacheSize: {
+    flag: 'record-cache-size',
+    env: 'RECORD_CACHE_SIZE',
+    description:
+      'megabytes of tx records kept between pages (records never change; keys and totals are always read); 0: off',
+    parse: parse.int(0, 65_536),
+    default: 64,
+  },
   ...metricsSettings(9465),
   ...logSettings,
 } satisfies SettingsSpec;
@@ -193,6 +201,16 @@ export interface CorsConfig {
   maxAgeSeconds: number;
 }
 
+export interface ApiCacheConfig {
+  /** The response cache. */
+  enabled: boolean;
+  size: number;
+  listTtlMs: number;
+  itemTtlMs: number;
+  /** Megabytes of the tx record cache (0: off; absent: the default). */
+  recordMb?: number;
+}
+
 export interface ApiConfig {
   host: string;
   port: number;
@@ -205,7 +223,7 @@ export interface ApiConfig {
   internalTx: boolean;
   db: { dsn?: string; dataDir: string; schema?: string; poolSize: number };
   cors: CorsConfig;
-  cache: { enabled: boolean; size: number; listTtlMs: number; itemTtlMs: number };
+  cache: ApiCacheConfig;
   metrics: { enabled: boolean; host: string; port: number; path: string };
   log: { level: LogLevel; format: LogFormat };
 }
@@ -244,6 +262,7 @@ export function loadApiConfig(source: ConfigSource): ApiConfig {
       size: s.cacheSize,
       listTtlMs: s.cacheListTtl,
       itemTtlMs: s.cacheItemTtl,
+      recordMb: s.recordCacheSize,
     },
     metrics: { enabled: s.metricsEnabled, host: s.metricsHost, port: s.metricsPort, path: s.metricsPath },
     log: { level: s.logLevel, format: s.logFormat },

@@ -1,4 +1,5 @@
 import type { Db } from '../store/db.js';
+import type { RecordCache } from '../store/read/record-cache.js';
 import type { ApiVm } from './config.js';
 import type { DenomResolver } from './denoms.js';
 import type { ProposerDirectory } from './proposers.js';
@@ -19,5 +20,7 @@ export interface ApiContext {
   proposers: ProposerDirectory;
   denoms: DenomResolver;
   ttl: { listMs: number; itemMs: number };
+  /** Tx and EVM tx records kept between pages; absent: every page reads its records. */
+  records?: RecordCache;
   build: { version: string; commitHash: string };
 }

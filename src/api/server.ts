@@ -9,7 +9,8 @@ import { InvalidArgumentError } from '../common/errors.js';
 import type { Logger } from '../common/logger.js';
 import { createMetricsRegistry, type Registry } from '../common/metrics.js';
 import type { Db } from '../store/db.js';
-import type { CorsConfig } from './config.js';
+import { createRecordCache } from '../store/read/record-cache.js';
+import type { ApiCacheConfig, CorsConfig } from './config.js';
 import type { ApiContext, ChainContext } from './context.js';
 import { corsOptions } from './cors.js';
 import { createDenomResolver } from './denoms.js';
@@ -34,7 +35,7 @@ export interface ApiServerOptions {
   restUrls?: string[];
   restTimeoutMs?: number;
   cors?: CorsConfig;
-  cache?: { enabled: boolean; size: number; listTtlMs: number; itemTtlMs: number };
+  cache?: ApiCacheConfig;
   logger?: Logger;
   /** Request metrics go here (the CLI serves it); absent: a private registry. */
   registry?: Registry;
@@ -52,6 +53,7 @@ export interface ApiServer {
 }
 
 const DEFAULT_CACHE = { enabled: true, size: 10_000, listTtlMs: 1000, itemTtlMs: 10_000 };
+const DEFAULT_RECORD_CACHE_MB = 64;
 const TAGS = ['Status', 'Block', 'Tx', 'EVM Tx', 'EVM Internal Tx', 'NFT', 'Rich List'];
 
 /** `x-request-id` is echoed when it looks like an id, otherwise one is made. */
@@ -101,6 +103,10 @@ function normaliseRequest(request: FastifyRequest): void {
   }
 }
 
+/** Records are ASCII JSON: a character is a byte. */
+const recordCache = (megabytes: number) =>
+  megabytes > 0 ? createRecordCache({ maxChars: megabytes * 1024 * 1024 }) : undefined;
+
 export function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
     version: string;
@@ -110,7 +116,7 @@ export function packageVersion(): string {
 
 export async function createApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const { chain } = options;
-  const cache = options.cache ?? DEFAULT_CACHE;
+  const cache: ApiCacheConfig = options.cache ?? DEFAULT_CACHE;
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     logController: new LogController({ disableRequestLogging: true }),
@@ -138,6 +144,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     proposers: createProposerDirectory({ rest, cacheSize: Math.max(cache.size, 100), logger }),
     denoms: createDenomResolver({ rest, cacheSize: Math.max(cache.size, 100) }),
     ttl: { listMs: cache.listTtlMs, itemMs: cache.itemTtlMs },
+    records: recordCache(cache.recordMb ?? DEFAULT_RECORD_CACHE_MB),
     build: options.build ?? {
       version: packageVersion(),
       commitHash: process.env.WEFT_COMMIT_HASH ?? 'unknown',

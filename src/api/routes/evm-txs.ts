@@ -38,7 +38,7 @@ export function registerEvmTxRoutes(instance: FastifyInstance, ctx: ApiContext):
     },
     async (request) => {
       const page = pageRequest(request.query as PaginationQuery, sequenceCursor);
-      return answer(await listEvmTxs(ctx.db, page), page);
+      return answer(await listEvmTxs(ctx.db, page, ctx.records), page);
     },
   );
 
@@ -60,7 +60,12 @@ export function registerEvmTxRoutes(instance: FastifyInstance, ctx: ApiContext):
       const account = parseAccount(request.params.account, ctx.chain.bech32Prefix);
       const page = pageRequest(request.query as PaginationQuery, sequenceCursor);
       return answer(
-        await evmTxsByAccount(ctx.db, { account, signer: request.query.is_signer ?? false }, page),
+        await evmTxsByAccount(
+          ctx.db,
+          { account, signer: request.query.is_signer ?? false },
+          page,
+          ctx.records,
+        ),
         page,
       );
     },
@@ -82,7 +87,10 @@ export function registerEvmTxRoutes(instance: FastifyInstance, ctx: ApiContext):
     },
     async (request) => {
       const page = pageRequest(request.query as PaginationQuery, sequenceCursor);
-      return answer(await evmTxsByHeight(ctx.db, parseHeight(request.params.height), page), page);
+      return answer(
+        await evmTxsByHeight(ctx.db, parseHeight(request.params.height), page, ctx.records),
+        page,
+      );
     },
   );
 

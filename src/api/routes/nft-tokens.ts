@@ -111,7 +111,7 @@ export function registerTokenRoutes(instance: FastifyInstance, ctx: ApiContext):
   const txsOfNft = async (collectionAddr: string, tokenId: string, query: PaginationQuery) => {
     const collection = parseCollectionAddress(collectionAddr, vm, prefix);
     const page = pageRequest(query, sequenceCursor);
-    return txsAnswer(await nftTxs(ctx.db, { collection, tokenId }, page), page);
+    return txsAnswer(await nftTxs(ctx.db, { collection, tokenId }, page, ctx.records), page);
   };
   const txsSchema = {
     tags: TAGS,

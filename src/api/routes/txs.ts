@@ -52,7 +52,10 @@ export function registerTxRoutes(instance: FastifyInstance, ctx: ApiContext): vo
     },
     async (request) => {
       const page = pageRequest(request.query as PaginationQuery, sequenceCursor);
-      return txsAnswer(await listTxs(ctx.db, { msgTypes: parseMsgTypes(request.query.msgs) }, page), page);
+      return txsAnswer(
+        await listTxs(ctx.db, { msgTypes: parseMsgTypes(request.query.msgs) }, page, ctx.records),
+        page,
+      );
     },
   );
 
@@ -78,7 +81,7 @@ export function registerTxRoutes(instance: FastifyInstance, ctx: ApiContext): vo
         signer: request.query.is_signer ?? false,
         msgTypes: parseMsgTypes(request.query.msgs),
       };
-      return txsAnswer(await txsByAccount(ctx.db, filter, page), page);
+      return txsAnswer(await txsByAccount(ctx.db, filter, page, ctx.records), page);
     },
   );
 
@@ -102,7 +105,7 @@ export function registerTxRoutes(instance: FastifyInstance, ctx: ApiContext): vo
         height: parseHeight(request.params.height),
         msgTypes: parseMsgTypes(request.query.msgs),
       };
-      return txsAnswer(await txsByHeight(ctx.db, filter, page), page);
+      return txsAnswer(await txsByHeight(ctx.db, filter, page, ctx.records), page);
     },
   );
 

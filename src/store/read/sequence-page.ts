@@ -11,6 +11,7 @@ import {
   type Row,
   toPage,
 } from './page.js';
+import type { RecordCache, RecordTable } from './record-cache.js';
 
 /** The tx families (cosmos, EVM, internal) are paged by their global sequence. */
 export interface SequenceCursor {
@@ -67,4 +68,77 @@ export async function readSequencePage<R>(
 /** Msg type names → their ids, as an `int4[]` SQL expression (empty when none is known). */
 export function msgTypeIds(q: SequenceQuery, names: string[]): string {
   return `(SELECT coalesce(array_agg(id), '{}') FROM msg_type WHERE name = ANY(${q.params.add(names)}::text[]))`;
+}
+
+/** A stored tx or EVM tx record as its JSON text (key order as the indexer wrote it). */
+export interface RecordRow {
+  sequence: number;
+  json: string;
+}
+
+/** The SQL of a record page: its keys (a `sequence` column, ordered and limited) and its total. */
+export type RecordPageSql = (q: SequenceQuery) => { keys: string; total: string };
+
+/**
+ * Runs a page of stored records. Without a cache the records are joined to the keys in the same
+ * statement. With one, the statement reads the keys and the total only, and the records the cache
+ * lacks are read by primary key in a second statement (none when the cache has them all).
+ */
+export async function readRecordPage(
+  db: Db,
+  table: RecordTable,
+  request: PageRequest<SequenceCursor>,
+  build: RecordPageSql,
+  cache?: RecordCache,
+): Promise<Page<RecordRow, SequenceCursor>> {
+  if (!cache) {
+    return readSequencePage(
+      db,
+      request,
+      (q) => {
+        const { keys, total } = build(q);
+        return {
+          page: `SELECT t.sequence, t.record::text AS record FROM (${keys}) q JOIN ${table} t ON t.sequence = q.sequence`,
+          total,
+        };
+      },
+      (row) => ({ sequence: Number(row.sequence), json: row.record as string }),
+    );
+  }
+  const page = await readSequencePage(
+    db,
+    request,
+    (q) => {
+      const { keys, total } = build(q);
+      return { page: keys, total };
+    },
+    (row) => Number(row.sequence),
+  );
+  const found = new Map<number, string>();
+  const missing: number[] = [];
+  for (const sequence of page.rows) {
+    const json = cache.get(table, sequence);
+    if (json === undefined) missing.push(sequence);
+    else found.set(sequence, json);
+  }
+  if (missing.length > 0) {
+    const rows = await db.query<{ sequence: string; record: string }>(
+      `SELECT sequence, record::text AS record FROM ${table} WHERE sequence = ANY($1::int8[])`,
+      [missing],
+    );
+    for (const row of rows) {
+      const sequence = Number(row.sequence);
+      found.set(sequence, row.record);
+      cache.set(table, sequence, row.record);
+    }
+  }
+  return {
+    ...page,
+    rows: page.rows.map((sequence) => {
+      const json = found.get(sequence);
+      // Records are never deleted: a key without its record is a store that changed under the read.
+      if (json === undefined) throw new Error(`${table} record ${sequence} is missing`);
+      return { sequence, json };
+    }),
+  };
 }

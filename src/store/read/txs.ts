@@ -1,23 +1,30 @@
 import type { Db } from '../db.js';
-import type { Page, PageRequest, Row } from './page.js';
-import { msgTypeIds, readSequencePage, type SequenceCursor, type SequenceQuery } from './sequence-page.js';
+import type { Page, PageRequest } from './page.js';
+import type { RecordCache } from './record-cache.js';
+import {
+  msgTypeIds,
+  type RecordPageSql,
+  type RecordRow,
+  readRecordPage,
+  type SequenceCursor,
+  type SequenceQuery,
+} from './sequence-page.js';
 
 /** A Cosmos tx as the API serves it: the record the indexer wrote, as its stored JSON text. */
-export interface TxRow {
-  sequence: number;
-  json: string;
-}
+export type TxRow = RecordRow;
 
 export interface TxFilter {
   /** Msg type names without the leading `/`; a tx matches if it has any of them. */
   msgTypes?: string[];
 }
 
-export const txRow = (row: Row): TxRow => ({ sequence: Number(row.sequence), json: row.record as string });
-
-/** The records of the page's sequences (`keys` selects a `sequence` column, ordered and limited). */
-const recordsOf = (keys: string) =>
-  `SELECT t.sequence, t.record::text AS record FROM (${keys}) q JOIN tx t ON t.sequence = q.sequence`;
+/** A page of Cosmos tx records; `cache` keeps records between pages. */
+export const readTxPage = (
+  db: Db,
+  request: PageRequest<SequenceCursor>,
+  build: RecordPageSql,
+  cache: RecordCache | undefined,
+): Promise<Page<TxRow, SequenceCursor>> => readRecordPage(db, 'tx', request, build, cache);
 
 /** Msg sets holding any of the types: a tx has exactly one set, so the sets partition the txs. */
 const matchingSets = (q: SequenceQuery, names: string[]) => `m.type_ids && ${msgTypeIds(q, names)}`;
@@ -26,29 +33,30 @@ export function listTxs(
   db: Db,
   filter: TxFilter,
   request: PageRequest<SequenceCursor>,
+  cache?: RecordCache,
 ): Promise<Page<TxRow, SequenceCursor>> {
-  return readSequencePage(
+  return readTxPage(
     db,
     request,
     (q) => {
       const names = filter.msgTypes;
       if (!names) {
         return {
-          page: `SELECT t.sequence, t.record::text AS record FROM tx t WHERE ${q.afterCursor('t.sequence')} ORDER BY t.sequence ${q.dir} ${q.limit}`,
+          keys: `SELECT t.sequence FROM tx t WHERE ${q.afterCursor('t.sequence')} ORDER BY t.sequence ${q.dir} ${q.limit}`,
           total: `SELECT n FROM counter WHERE name = 'tx'`,
         };
       }
       const sets = matchingSets(q, names);
       return {
         // One index range per matching msg set, merged.
-        page: recordsOf(`SELECT s.sequence FROM msg_set m CROSS JOIN LATERAL (
+        keys: `SELECT s.sequence FROM msg_set m CROSS JOIN LATERAL (
             SELECT x.sequence FROM tx x WHERE x.msg_set_id = m.id AND ${q.afterCursor('x.sequence')}
             ORDER BY x.sequence ${q.dir} LIMIT ${q.branchLimit()}) s
-          WHERE ${sets} ORDER BY s.sequence ${q.dir} ${q.limit}`),
+          WHERE ${sets} ORDER BY s.sequence ${q.dir} ${q.limit}`,
         total: `SELECT sum(m.txs) FROM msg_set m WHERE ${sets}`,
       };
     },
-    txRow,
+    cache,
   );
 }
 
@@ -62,8 +70,9 @@ export function txsByAccount(
   db: Db,
   filter: AccountTxFilter,
   request: PageRequest<SequenceCursor>,
+  cache?: RecordCache,
 ): Promise<Page<TxRow, SequenceCursor>> {
-  return readSequencePage(
+  return readTxPage(
     db,
     request,
     (q) => {
@@ -76,7 +85,7 @@ export function txsByAccount(
           : `SELECT e.sequence FROM tx_account e WHERE e.account_id = ${id} AND ${q.afterCursor('e.sequence')}
              ORDER BY e.sequence ${q.dir} ${q.limit}`;
         return {
-          page: recordsOf(keys),
+          keys,
           // An account's totals are kept per msg set: a few rows to add up.
           total: `SELECT sum(${filter.signer ? 'signed_txs' : 'txs'}) FROM account_msg_set WHERE account_id = ${id}`,
         };
@@ -91,13 +100,13 @@ export function txsByAccount(
         : `SELECT e.sequence FROM tx_account e
            WHERE e.account_id = am.account_id AND e.msg_set_id = am.msg_set_id AND ${q.afterCursor('e.sequence')}`;
       return {
-        page: recordsOf(`SELECT s.sequence FROM ${sets}
+        keys: `SELECT s.sequence FROM ${sets}
           CROSS JOIN LATERAL (${branch} ORDER BY e.sequence ${q.dir} LIMIT ${q.branchLimit()}) s
-          WHERE ${setsWhere} ORDER BY s.sequence ${q.dir} ${q.limit}`),
+          WHERE ${setsWhere} ORDER BY s.sequence ${q.dir} ${q.limit}`,
         total: `SELECT sum(${filter.signer ? 'am.signed_txs' : 'am.txs'}) FROM ${sets} WHERE ${setsWhere}`,
       };
     },
-    txRow,
+    cache,
   );
 }
 
@@ -105,8 +114,9 @@ export function txsByHeight(
   db: Db,
   filter: TxFilter & { height: number },
   request: PageRequest<SequenceCursor>,
+  cache?: RecordCache,
 ): Promise<Page<TxRow, SequenceCursor>> {
-  return readSequencePage(
+  return readTxPage(
     db,
     request,
     (q) => {
@@ -117,12 +127,12 @@ export function txsByHeight(
         names ? ` AND t.msg_set_id IN (SELECT m.id FROM msg_set m WHERE ${matchingSets(q, names)})` : ''
       }`;
       return {
-        page: `SELECT t.sequence, t.record::text AS record FROM tx t WHERE ${where} AND ${q.afterCursor('t.sequence')}
+        keys: `SELECT t.sequence FROM tx t WHERE ${where} AND ${q.afterCursor('t.sequence')}
           ORDER BY t.sequence ${q.dir} ${q.limit}`,
         total: `SELECT count(*) FROM tx t WHERE ${where}`,
       };
     },
-    txRow,
+    cache,
   );
 }
 
@@ -131,5 +141,5 @@ export async function txByHash(db: Db, hash: Uint8Array): Promise<TxRow | undefi
     'SELECT sequence, record::text AS record FROM tx WHERE hash = $1 ORDER BY sequence DESC LIMIT 1',
     [hash],
   );
-  return row && txRow(row);
+  return row && { sequence: Number(row.sequence), json: row.record as string };
 }
