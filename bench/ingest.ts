@@ -63,7 +63,7 @@ const settings = {
   },
   cpuProf: {
     flag: 'cpu-prof',
-    description: 'write a CPU profile of the indexer to .weft/bench-prof/',
+    description: 'write CPU profiles of the indexer and the devnet to .weft/bench-prof/',
     parse: parse.bool,
     boolean: true,
     default: false,
@@ -79,6 +79,13 @@ interface Chain {
   jsonRpc?: string;
 }
 
+/** Node flags that write a CPU profile of the process to `.weft/bench-prof/<name>/`. */
+const profileArgs = (name: string) => [
+  '--cpu-prof',
+  '--cpu-prof-dir',
+  join(ROOT, '.weft', 'bench-prof', name),
+];
+
 function weft(args: string[], options: { env?: NodeJS.ProcessEnv; nodeArgs?: string[] } = {}): ChildProcess {
   return spawn(
     process.execPath,
@@ -92,12 +99,20 @@ function weft(args: string[], options: { env?: NodeJS.ProcessEnv; nodeArgs?: str
 }
 
 /** Serves the stored chain without producing blocks; resolves with its URLs once it listens. */
-async function serveChain(stateDir: string, vm: string, halt: number): Promise<Chain> {
-  const child = weft([
-    'devnet',
-    ...['--vms', vm, '--seed', 'bench', '--state-dir', stateDir, '--port-base', '0'],
-    ...['--txs-per-block', '0', '--halt-height', String(halt), '--log-level', 'warn'],
-  ]);
+async function serveChain(
+  stateDir: string,
+  vm: string,
+  halt: number,
+  nodeArgs: string[] = [],
+): Promise<Chain> {
+  const child = weft(
+    [
+      'devnet',
+      ...['--vms', vm, '--seed', 'bench', '--state-dir', stateDir, '--port-base', '0'],
+      ...['--txs-per-block', '0', '--halt-height', String(halt), '--log-level', 'warn'],
+    ],
+    { nodeArgs },
+  );
   child.stderr!.on('data', (d: Buffer) => process.stderr.write(d));
   return new Promise<Chain>((resolve, reject) => {
     let out = '';
@@ -125,9 +140,15 @@ async function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') {
 }
 
 /** The stored chain, generated (or extended) first when it is shorter than asked. */
-async function ensureChain(options: { vm: string; blocks: number; txsPerBlock: number }): Promise<Chain> {
+async function ensureChain(options: {
+  vm: string;
+  blocks: number;
+  txsPerBlock: number;
+  cpuProf: boolean;
+}): Promise<Chain> {
   const stateDir = join(ROOT, '.weft', 'bench-devnet', `${options.vm}-${options.txsPerBlock}`);
-  let chain = await serveChain(stateDir, options.vm, options.blocks);
+  const nodeArgs = options.cpuProf ? profileArgs('devnet') : [];
+  let chain = await serveChain(stateDir, options.vm, options.blocks, nodeArgs);
   if (chain.height >= options.blocks) return chain;
   await stop(chain.process);
   const missing = options.blocks - chain.height;
@@ -140,14 +161,23 @@ async function ensureChain(options: { vm: string; blocks: number; txsPerBlock: n
   generate.stderr!.on('data', (d: Buffer) => process.stderr.write(d));
   const [code] = await once(generate, 'exit');
   if (code !== 0) throw new Error(`generating the chain failed (exit ${code})`);
-  chain = await serveChain(stateDir, options.vm, options.blocks);
+  chain = await serveChain(stateDir, options.vm, options.blocks, nodeArgs);
   return chain;
 }
 
-/** Fetches every height's documents (text only, no parsing), `concurrency` heights at a time. */
-async function rawFetch(chain: Chain, blocks: number, concurrency: number) {
+/**
+ * Fetches every height's documents (text only, no parsing), `concurrency` heights at a time: the ones the
+ * indexer fetches per height, so its call traces too when it keeps internal txs.
+ */
+async function rawFetch(chain: Chain, blocks: number, concurrency: number, traces: boolean) {
   let next = 1;
   let bytes = 0;
+  const jsonRpc = (method: string, params: unknown[]) =>
+    get(chain.jsonRpc!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
   const get = async (url: string, init?: RequestInit) => {
     const response = await fetch(url, init);
     const text = await response.text();
@@ -163,17 +193,9 @@ async function rawFetch(chain: Chain, blocks: number, concurrency: number) {
           get(`${chain.rpc}/block?height=${h}`),
           get(`${chain.rpc}/block_results?height=${h}`),
           get(`${chain.rest}/cosmos/tx/v1beta1/txs/block/${h}?pagination.limit=100`),
-          chain.jsonRpc
-            ? get(chain.jsonRpc, {
-                method: 'POST',
-                headers: { 'content-type': 'application/json' },
-                body: JSON.stringify({
-                  jsonrpc: '2.0',
-                  id: 1,
-                  method: 'eth_getBlockReceipts',
-                  params: [`0x${h.toString(16)}`],
-                }),
-              })
+          chain.jsonRpc ? jsonRpc('eth_getBlockReceipts', [`0x${h.toString(16)}`]) : undefined,
+          chain.jsonRpc && traces && h > 1
+            ? jsonRpc('debug_traceBlockByNumber', [`0x${h.toString(16)}`, { tracer: 'callTracer' }])
             : undefined,
         ]);
       }
@@ -288,7 +310,7 @@ async function indexInto(
     const metricsUrl = `http://127.0.0.1:${port}/metrics`;
     const started = performance.now();
     const child = weft(['indexer'], {
-      nodeArgs: s.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', join(ROOT, '.weft', 'bench-prof')] : [],
+      nodeArgs: s.cpuProf ? profileArgs(`indexer-${backend}`) : [],
       env: {
         ...store.env,
         CHAIN_ID: chain.chainId,
@@ -352,15 +374,23 @@ export async function run(argv: string[]) {
   try {
     // The raw rate is taken before and after the indexer runs (the devnet's caches and lazily loaded
     // state differ); the ratio uses the faster of the two, the stricter comparison.
-    const rawBefore = await rawFetch(chain, s.blocks, s.concurrency);
+    const traces = s.extensions && s.vm === 'evm';
+    const rawBefore = await rawFetch(chain, s.blocks, s.concurrency, traces);
     const indexed = [];
     for (const backend of s.backends) indexed.push(await indexInto(backend, chain, s));
-    const rawAfter = await rawFetch(chain, s.blocks, s.concurrency);
+    const rawAfter = await rawFetch(chain, s.blocks, s.concurrency, traces);
     const raw = rawAfter.blocksPerSecond > rawBefore.blocksPerSecond ? rawAfter : rawBefore;
     return {
       chain: { vm: s.vm, blocks: s.blocks, txs_per_block: s.txsPerBlock },
       indexer: { max_concurrent_requests: s.concurrency, batch_size: s.batchSize, extensions: s.extensions },
       raw_fetch: {
+        documents: [
+          'block',
+          'block_results',
+          'txs of the block',
+          ...(chain.jsonRpc ? ['receipts'] : []),
+          ...(traces ? ['call traces'] : []),
+        ],
         blocks_per_s_before: round(rawBefore.blocksPerSecond),
         blocks_per_s_after: round(rawAfter.blocksPerSecond),
         megabytes: Math.round(raw.megabytes),
