@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { NODE_FLAGS } from '../src/cli/node-flags.js';
 import { loadSettings, parse } from '../src/common/config.js';
 import { openDb } from '../src/store/db.js';
 import { migrate } from '../src/store/migrate.js';
@@ -87,15 +88,11 @@ const profileArgs = (name: string) => [
 ];
 
 function weft(args: string[], options: { env?: NodeJS.ProcessEnv; nodeArgs?: string[] } = {}): ChildProcess {
-  return spawn(
-    process.execPath,
-    [...(options.nodeArgs ?? []), '--import', 'tsx', 'src/cli/main.ts', ...args],
-    {
-      cwd: ROOT,
-      env: { ...process.env, ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  return spawn(process.execPath, [...NODE_FLAGS, ...(options.nodeArgs ?? []), 'bin/weft.js', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 /** Serves the stored chain without producing blocks; resolves with its URLs once it listens. */

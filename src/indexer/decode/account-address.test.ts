@@ -30,5 +30,12 @@ describe('address bytes', () => {
   it('reads odd-length hex with a leading zero', () => {
     expect([...hexToBytesPadded('0x100')]).toEqual([1, 0]);
     expect([...hexToBytesPadded('')]).toEqual([]);
+    expect([...hexToBytesPadded('0XaBcD')]).toEqual([0xab, 0xcd]);
+  });
+
+  it('refuses text that is not hex, wherever the bad digit is', () => {
+    for (const bad of ['0xzz', '0x12g4', `0x${'ab'.repeat(500)}x`, '0x 1']) {
+      expect(() => hexToBytesPadded(bad)).toThrow(/invalid hex/);
+    }
   });
 });

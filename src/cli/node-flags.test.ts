@@ -1,0 +1,18 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { NODE_FLAGS } from './node-flags.js';
+
+const root = new URL('../../', import.meta.url);
+
+describe('node flags', () => {
+  it('are the ones the bin and the npm scripts start node with', () => {
+    const flags = NODE_FLAGS.join(' ');
+    const shebang = readFileSync(new URL('bin/weft.js', root), 'utf8').split('\n')[0];
+    expect(shebang).toBe(`#!/usr/bin/env -S node ${flags}`);
+    const { scripts } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    expect(scripts.start).toBe(`node ${flags} bin/weft.js dev`);
+    expect(scripts.weft).toBe(`node ${flags} bin/weft.js`);
+  });
+});
