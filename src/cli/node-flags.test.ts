@@ -5,7 +5,7 @@ import { NODE_FLAGS } from './node-flags.js';
 const root = new URL('../../', import.meta.url);
 
 describe('node flags', () => {
-  it('are the ones the bin and the npm scripts start node with', () => {
+  it('are the ones the bin, the npm scripts and the benches start node with', () => {
     const flags = NODE_FLAGS.join(' ');
     const shebang = readFileSync(new URL('bin/weft.js', root), 'utf8').split('\n')[0];
     expect(shebang).toBe(`#!/usr/bin/env -S node ${flags}`);
@@ -14,5 +14,7 @@ describe('node flags', () => {
     };
     expect(scripts.start).toBe(`node ${flags} bin/weft.js dev`);
     expect(scripts.weft).toBe(`node ${flags} bin/weft.js`);
+    // The API bench serves from its own process: it runs as `weft api` would.
+    expect(scripts.bench).toBe(`node ${flags} --import tsx bench/run.ts`);
   });
 });

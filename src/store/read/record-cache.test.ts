@@ -86,4 +86,20 @@ describe.each(backends)('pages of records on %s', (backend) => {
     }
     expect(cache.size).toBeGreaterThan(0);
   });
+
+  it('read through the cache without filling it when a page misses many records', async () => {
+    const db = await testDb.fresh();
+    const chain = syntheticChain({ blocks: 12, txsPerBlock: 5, accountsPerTx: 3, accounts: 9, seed: 6 });
+    await createBlockWriter(db, CHAIN).writeBlocks(chain);
+    const cache = createRecordCache({ maxChars: 1_000_000 });
+    const request = { offset: 0, limit: 40, descending: false, countTotal: true };
+    const plain = await listTxs(db, {}, request);
+    expect(plain.rows).toHaveLength(40);
+    expect(await listTxs(db, {}, request, cache)).toEqual(plain);
+    expect(cache.size).toBe(0);
+    // A small page fills it; the large page then takes those records from it and reads the rest.
+    const first = await listTxs(db, {}, { ...request, limit: 5 }, cache);
+    expect(cache.size).toBe(first.rows.reduce((n, row) => n + row.json.length, 0));
+    expect(await listTxs(db, {}, request, cache)).toEqual(plain);
+  });
 });

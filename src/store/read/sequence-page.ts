@@ -80,6 +80,13 @@ export interface RecordRow {
 export type RecordPageSql = (q: SequenceQuery) => { keys: string; total: string };
 
 /**
+ * Pages that miss more records than this read through the cache without filling it: a deep walk or an
+ * export would otherwise push out the hot first pages, and churning large records through the cache
+ * costs more (in old-generation collections) than reading them did.
+ */
+const CACHE_FILLING_MISSES = 25;
+
+/**
  * Runs a page of stored records. Without a cache the records are joined to the keys in the same
  * statement. With one, the statement reads the keys and the total only, and the records the cache
  * lacks are read by primary key in a second statement (none when the cache has them all).
@@ -126,10 +133,11 @@ export async function readRecordPage(
       `SELECT sequence, record::text AS record FROM ${table} WHERE sequence = ANY($1::int8[])`,
       [missing],
     );
+    const admit = missing.length <= CACHE_FILLING_MISSES;
     for (const row of rows) {
       const sequence = Number(row.sequence);
       found.set(sequence, row.record);
-      cache.set(table, sequence, row.record);
+      if (admit) cache.set(table, sequence, row.record);
     }
   }
   return {
