@@ -294,6 +294,8 @@ async function benchStore(settings: {
   url.pathname = `/${database}`;
   if (exists && !settings.rebuild) {
     const db = await openDb({ dsn: url.toString(), poolSize: 16 });
+    // A store built by an older weft gets the newer migrations, as `weft indexer` would apply them.
+    await migrate(db);
     const [row] = await db
       .query<{ height: string }>(`SELECT height FROM progress WHERE name = 'rich_list'`)
       .catch(() => []);

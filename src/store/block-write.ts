@@ -158,6 +158,10 @@ export async function writeBlockBatch(
       return { account, set, n, signed: accountSetSigned.get(key) };
     })
     .sort((a, b) => a.account - b.account || a.set - b.set);
+  for (const pair of pairs) {
+    session.addAccountStat(pair.account, 'txs', pair.n);
+    session.addAccountStat(pair.account, 'signed_txs', pair.signed);
+  }
   await insertRows(
     tx,
     'account_msg_set',

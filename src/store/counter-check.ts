@@ -24,6 +24,8 @@ const CHECKS: Record<string, string> = {
   account_stat: `
     WITH real AS (
       SELECT a.id,
+        (SELECT count(*) FROM tx_account e WHERE e.account_id = a.id) AS txs,
+        (SELECT count(*) FROM tx t WHERE t.signer_id = a.id) AS signed_txs,
         (SELECT count(*) FROM evm_tx_account e WHERE e.account_id = a.id) AS evm_txs,
         (SELECT count(*) FROM evm_tx t WHERE t.signer_id = a.id) AS signed_evm_txs,
         (SELECT count(*) FROM evm_internal_tx_account e WHERE e.account_id = a.id) AS internal_txs,
@@ -32,9 +34,9 @@ const CHECKS: Record<string, string> = {
       FROM account a
     )
     SELECT r.*, s.* FROM real r LEFT JOIN account_stat s ON s.account_id = r.id
-    WHERE (coalesce(s.evm_txs, 0), coalesce(s.signed_evm_txs, 0), coalesce(s.internal_txs, 0), coalesce(s.nfts, 0),
-           coalesce(s.collections, 0))
-       <> (r.evm_txs, r.signed_evm_txs, r.internal_txs, r.nfts, r.collections)`,
+    WHERE (coalesce(s.txs, 0), coalesce(s.signed_txs, 0), coalesce(s.evm_txs, 0), coalesce(s.signed_evm_txs, 0),
+           coalesce(s.internal_txs, 0), coalesce(s.nfts, 0), coalesce(s.collections, 0))
+       <> (r.txs, r.signed_txs, r.evm_txs, r.signed_evm_txs, r.internal_txs, r.nfts, r.collections)`,
   account_msg_set: `
     WITH real AS (
       SELECT e.account_id, e.msg_set_id, count(*) AS txs,

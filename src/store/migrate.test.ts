@@ -24,6 +24,25 @@ describe.each(backends)('migrate on %s', (backend) => {
     expect(tables).toEqual([{ n: 1 }]);
   });
 
+  it('moves the account tx totals of a store built before they were kept per account', async () => {
+    const db = await testDb.fresh({ migrate: false });
+    const shipped = await loadMigrations();
+    await migrate(db, shipped.slice(0, 1));
+    await db.exec(`
+      INSERT INTO account_msg_set (account_id, msg_set_id, txs, signed_txs)
+        VALUES (1, 1, 5, 2), (1, 2, 3, 3), (2, 1, 4, 0);
+      INSERT INTO account_stat (account_id, evm_txs) VALUES (2, 7), (3, 1);`);
+    expect(await migrate(db)).toEqual({ applied: shipped.slice(1).map((m) => m.version) });
+    const stats = await db.query<Record<string, string>>(
+      'SELECT account_id, txs, signed_txs, evm_txs FROM account_stat ORDER BY account_id',
+    );
+    expect(stats.map((r) => [r.account_id, r.txs, r.signed_txs, r.evm_txs].map(Number))).toEqual([
+      [1, 8, 5, 0],
+      [2, 4, 0, 7],
+      [3, 0, 0, 1],
+    ]);
+  });
+
   it('rolls a failing migration back entirely and applies nothing after it', async () => {
     const db = await testDb.fresh({ migrate: false });
     const broken = [

@@ -7,8 +7,23 @@ export type IdKind = 'account' | 'msg_type' | 'msg_set' | 'denom' | 'nft_collect
 
 export type ProgressName = 'block' | 'internal_tx' | 'rich_list';
 export type CounterName = 'block' | 'tx' | 'evm_tx' | 'internal_tx' | 'collection';
-export type AccountStat = 'evm_txs' | 'signed_evm_txs' | 'internal_txs' | 'nfts' | 'collections';
-const ACCOUNT_STATS: AccountStat[] = ['evm_txs', 'signed_evm_txs', 'internal_txs', 'nfts', 'collections'];
+export type AccountStat =
+  | 'txs'
+  | 'signed_txs'
+  | 'evm_txs'
+  | 'signed_evm_txs'
+  | 'internal_txs'
+  | 'nfts'
+  | 'collections';
+const ACCOUNT_STATS: AccountStat[] = [
+  'txs',
+  'signed_txs',
+  'evm_txs',
+  'signed_evm_txs',
+  'internal_txs',
+  'nfts',
+  'collections',
+];
 
 /**
  * One write transaction. It holds the writer lock, knows the highest id of every dictionary and
@@ -88,7 +103,7 @@ export async function inWriteSession<T>(db: Db, fn: (session: WriteSession) => P
       addAccountStat(accountId, stat, delta = 1) {
         let row = stats.get(accountId);
         if (!row) {
-          row = { evm_txs: 0, signed_evm_txs: 0, internal_txs: 0, nfts: 0, collections: 0 };
+          row = Object.fromEntries(ACCOUNT_STATS.map((name) => [name, 0])) as Record<AccountStat, number>;
           stats.set(accountId, row);
         }
         row[stat] += delta;

@@ -86,8 +86,8 @@ export function txsByAccount(
              ORDER BY e.sequence ${q.dir} ${q.limit}`;
         return {
           keys,
-          // An account's totals are kept per msg set: a few rows to add up.
-          total: `SELECT sum(${filter.signer ? 'signed_txs' : 'txs'}) FROM account_msg_set WHERE account_id = ${id}`,
+          // Kept in the account's own row (per msg set for the filtered lists below).
+          total: `SELECT ${filter.signer ? 'signed_txs' : 'txs'} FROM account_stat WHERE account_id = ${id}`,
         };
       }
       // The account's msg sets that match, then one index range of tx_account per set.
