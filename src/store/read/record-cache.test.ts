@@ -22,6 +22,19 @@ describe('record cache', () => {
     expect(cache.size).toBe(9);
   });
 
+  it('forgets the least recently used record of either family', () => {
+    const cache = createRecordCache({ maxChars: 8 });
+    cache.set('tx', 1, '"aa"');
+    cache.set('evm_tx', 1, '"bb"');
+    expect(cache.get('tx', 1)).toBe('"aa"');
+    cache.set('tx', 2, '"cc"');
+    expect(cache.get('evm_tx', 1)).toBeUndefined();
+    expect(cache.get('tx', 1)).toBe('"aa"');
+    cache.set('evm_tx', 2, '"dd"');
+    expect(cache.get('tx', 2)).toBeUndefined();
+    expect([cache.get('tx', 1), cache.get('evm_tx', 2), cache.size]).toEqual(['"aa"', '"dd"', 8]);
+  });
+
   it('keeps the families apart, skips records larger than itself, and expires entries', () => {
     let now = 0;
     const cache = createRecordCache({ maxChars: 100, ttlMs: 1000, now: () => now });

@@ -30,42 +30,64 @@ const DEFAULT_TTL_MS = 5 * 60_000;
 export function createRecordCache(options: RecordCacheOptions): RecordCache {
   const ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
   const now = options.now ?? Date.now;
-  // Map order is recency order: a hit re-inserts its key.
-  const entries = new Map<string, { json: string; expires: number }>();
+  // One map per family keyed by sequence (no key strings to build on every read). Each map's order
+  // is its recency order (a hit re-inserts); a clock across both says which family's oldest goes.
+  const families: Record<RecordTable, Map<number, Entry>> = { tx: new Map(), evm_tx: new Map() };
   let size = 0;
+  let clock = 0;
 
-  const drop = (key: string, entry: { json: string }) => {
-    entries.delete(key);
+  const drop = (entries: Map<number, Entry>, sequence: number, entry: Entry) => {
+    entries.delete(sequence);
     size -= entry.json.length;
+  };
+
+  /** The least recently used entry of either family. */
+  const oldest = (): [Map<number, Entry>, number, Entry] | undefined => {
+    let found: [Map<number, Entry>, number, Entry] | undefined;
+    for (const entries of Object.values(families)) {
+      const first = entries.entries().next();
+      if (!first.done && (!found || first.value[1].used < found[2].used))
+        found = [entries, first.value[0], first.value[1]];
+    }
+    return found;
   };
 
   return {
     get(table, sequence) {
-      const key = `${table}:${sequence}`;
-      const entry = entries.get(key);
+      const entries = families[table];
+      const entry = entries.get(sequence);
       if (!entry) return undefined;
       if (entry.expires <= now()) {
-        drop(key, entry);
+        drop(entries, sequence, entry);
         return undefined;
       }
-      entries.delete(key);
-      entries.set(key, entry);
+      entries.delete(sequence);
+      entry.used = ++clock;
+      entries.set(sequence, entry);
       return entry.json;
     },
     set(table, sequence, json) {
       if (json.length > options.maxChars) return;
-      const key = `${table}:${sequence}`;
-      const old = entries.get(key);
-      if (old) drop(key, old);
-      entries.set(key, { json, expires: now() + ttlMs });
+      const entries = families[table];
+      const old = entries.get(sequence);
+      if (old) drop(entries, sequence, old);
+      entries.set(sequence, { json, expires: now() + ttlMs, used: ++clock });
       size += json.length;
-      for (const [oldest, entry] of entries) {
-        if (size <= options.maxChars) break;
-        drop(oldest, entry);
+      while (size > options.maxChars) {
+        const victim = oldest();
+        if (!victim) break;
+        drop(...victim);
       }
     },
     get size() {
       return size;
     },
   };
+}
+
+interface Entry {
+  json: string;
+  expires: number;
+  /** When it was last set or read (a counter). */
+  used: number;
 }
