@@ -1,11 +1,12 @@
 import { resolveChain } from '../api/chain-context.js';
-import { apiSettings, loadApiConfig } from '../api/config.js';
+import { type ApiConfig, apiSettings, loadApiConfig } from '../api/config.js';
+import type { ChainContext } from '../api/context.js';
 import { createApiServer } from '../api/server.js';
 import { usage } from '../common/config.js';
-import { createLogger } from '../common/logger.js';
+import { createLogger, type Logger } from '../common/logger.js';
 import { createMetricsRegistry, serveMetrics } from '../common/metrics.js';
-import { createShutdown, onProcessSignals } from '../common/shutdown.js';
-import { openDb } from '../store/db.js';
+import { createShutdown, onProcessSignals, type Shutdown } from '../common/shutdown.js';
+import { type Db, openDb } from '../store/db.js';
 
 export async function runApi(argv: string[]): Promise<void> {
   if (argv.includes('--help')) {
@@ -16,24 +17,49 @@ export async function runApi(argv: string[]): Promise<void> {
   const logger = createLogger({ ...config.log, name: 'api' });
   const shutdown = createShutdown(logger);
   onProcessSignals(shutdown, logger);
+  await startApi(config, { logger, shutdown });
+}
 
-  const db = await openDb({
-    dsn: config.db.dsn,
-    dataDir: config.db.dataDir,
-    schema: config.db.schema,
-    poolSize: config.db.poolSize,
-    connectTimeoutMs: 5000,
-  });
-  shutdown.add(() => db.close());
-  const chain = await resolveChain(db, config);
-  if (!config.db.dsn) {
-    logger.warn(
-      { dataDir: config.db.dataDir },
-      'serving the embedded store: PGlite is single-process, so no indexer may write this folder meanwhile (use DB_DSN, or weft dev)',
-    );
+export interface StartApiDeps {
+  logger: Logger;
+  /** Stops the server (no new requests, those in flight finish) and closes what this call opened. */
+  shutdown: Shutdown;
+  /** An open store to read (left open); absent: opened from the config. */
+  db?: Db;
+}
+
+export interface StartedApi {
+  url: string;
+  chain: ChainContext;
+}
+
+/**
+ * Builds the API of `config` and starts listening: what `weft api` does, and what `weft dev` does
+ * once per rollup over the store its indexer writes. Serves metrics when the config says so.
+ */
+export async function startApi(config: ApiConfig, deps: StartApiDeps): Promise<StartedApi> {
+  const { logger, shutdown } = deps;
+  let db = deps.db;
+  if (!db) {
+    const opened = await openDb({
+      dsn: config.db.dsn,
+      dataDir: config.db.dataDir,
+      schema: config.db.schema,
+      poolSize: config.db.poolSize,
+      connectTimeoutMs: 5000,
+    });
+    shutdown.add(() => opened.close());
+    db = opened;
+    if (!config.db.dsn) {
+      logger.warn(
+        { dataDir: config.db.dataDir },
+        'serving the embedded store: PGlite is single-process, so no indexer may write this folder meanwhile (use DB_DSN, or weft dev)',
+      );
+    }
   }
+  const chain = await resolveChain(db, config);
 
-  const registry = createMetricsRegistry({ defaultMetrics: true });
+  const registry = createMetricsRegistry({ defaultMetrics: config.metrics.enabled });
   registry.setDefaultLabels({ rollup_chain_id: chain.chainId });
   if (config.metrics.enabled) {
     const metrics = await serveMetrics(registry, config.metrics);
@@ -51,11 +77,9 @@ export async function runApi(argv: string[]): Promise<void> {
     logger,
     registry,
   });
-  // Registered last, so it runs first: stop taking requests, finish those in flight, then close the store.
+  // Registered after the store, so it runs before it: stop taking requests, finish those in flight.
   shutdown.add(() => server.close());
   const url = await server.listen(config.host, config.port);
-  logger.info(
-    { url, chainId: chain.chainId, vm: chain.vm, store: config.db.dsn ? 'postgres' : 'pglite' },
-    'serving the indexer API',
-  );
+  logger.info({ url, chainId: chain.chainId, vm: chain.vm, store: db.backend }, 'serving the indexer API');
+  return { url, chain };
 }

@@ -1,9 +1,11 @@
 import { usage } from '../common/config.js';
-import { createLogger } from '../common/logger.js';
+import { createLogger, type Logger } from '../common/logger.js';
 import { createMetricsRegistry, serveMetrics } from '../common/metrics.js';
-import { createShutdown, onProcessSignals } from '../common/shutdown.js';
-import { indexerSettings, loadIndexerConfig } from '../indexer/config.js';
-import { createIndexer } from '../indexer/indexer.js';
+import { createShutdown, onProcessSignals, type Shutdown } from '../common/shutdown.js';
+import { type IndexerConfig, indexerSettings, loadIndexerConfig } from '../indexer/config.js';
+import { createIndexer, type Indexer } from '../indexer/indexer.js';
+import type { ProgressMode } from '../indexer/progress.js';
+import type { Db } from '../store/db.js';
 
 export async function runIndexer(argv: string[]): Promise<void> {
   if (argv.includes('--help')) {
@@ -15,20 +17,45 @@ export async function runIndexer(argv: string[]): Promise<void> {
   const shutdown = createShutdown(logger);
   onProcessSignals(shutdown, logger);
 
-  const registry = createMetricsRegistry({ defaultMetrics: true });
+  const { running } = await startIndexer(config, {
+    logger,
+    shutdown,
+    progress: process.stderr.isTTY ? 'tty' : 'log',
+  });
+  await running;
+  if (!shutdown.isKilled()) await shutdown.kill('indexer stopped');
+}
+
+export interface StartIndexerDeps {
+  logger: Logger;
+  /** Stops the indexer when it starts; it then waits for the batch being written to commit. */
+  shutdown: Shutdown;
+  /** An open store to write (left open); absent: opened from the config and closed at the end. */
+  db?: Db;
+  progress: ProgressMode;
+}
+
+export interface StartedIndexer {
+  indexer: Indexer;
+  /** Settles when the indexer stops: after a shutdown, or rejected by the error that stopped it. */
+  running: Promise<void>;
+}
+
+/**
+ * Builds the indexer of `config` and runs it until `shutdown`: what `weft indexer` does, and what
+ * `weft dev` does once per rollup over its shared store. Serves metrics when the config says so.
+ */
+export async function startIndexer(config: IndexerConfig, deps: StartIndexerDeps): Promise<StartedIndexer> {
+  const { logger, shutdown } = deps;
+  const registry = createMetricsRegistry({ defaultMetrics: config.metrics.enabled });
   if (config.metrics.enabled) {
     const server = await serveMetrics(registry, config.metrics);
     shutdown.add(() => server.close());
     logger.info({ url: server.url }, 'serving metrics');
   }
-  const indexer = createIndexer(config, {
-    logger,
-    registry,
-    progress: process.stderr.isTTY ? 'tty' : 'log',
-  });
+  const indexer = createIndexer(config, { logger, registry, progress: deps.progress, db: deps.db });
   const running = indexer.run(shutdown.signal);
-  // A signal stops the loop; the process exits once the batch being written is committed.
+  // A signal stops the loop; shutdown goes on once the batch being written is committed.
   shutdown.add(() => running.catch(() => undefined));
-  await running;
-  if (!shutdown.isKilled()) await shutdown.kill('indexer stopped');
+  return { indexer, running };
 }

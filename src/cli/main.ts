@@ -15,8 +15,9 @@ const commands: Record<string, { describe: string; run: (argv: string[]) => Prom
     run: async (argv) => (await import('./api.js')).runApi(argv),
   },
   dev: {
-    describe: 'the dev stack (`npm start`): for now, the devnet with all three VMs',
-    run: async (argv) => (await import('./devnet.js')).runDevnet(argv),
+    describe:
+      'the dev stack (`npm start`): the devnet, and an indexer and its API per rollup, on one embedded store',
+    run: async (argv) => (await import('./dev.js')).runDev(argv),
   },
 };
 

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { logSettings, parse, type SettingsSpec } from '../common/config.js';
+import { logSettings, parse, type SettingsOf, type SettingsSpec } from '../common/config.js';
 import { ConfigError } from '../common/errors.js';
+import type { Logger } from '../common/logger.js';
+import type { Devnet, DevnetChain } from './devnet.js';
 import type { VmType } from './types.js';
 
 const VMS = ['evm', 'move', 'wasm'] as const;
@@ -148,4 +150,53 @@ export function configFileArgs(argv: readonly string[], env: Record<string, stri
     const flag = key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
     return [`--${flag}`, Array.isArray(value) ? value.join(',') : String(value)];
   });
+}
+
+/** The settings `weft devnet` and `weft dev` both start a devnet from. */
+type StartSettings = Pick<
+  SettingsOf<typeof devnetSettings>,
+  | 'seed'
+  | 'vms'
+  | 'blockTime'
+  | 'accounts'
+  | 'txsPerBlock'
+  | 'stateDir'
+  | 'host'
+  | 'portBase'
+  | 'haltHeight'
+  | 'fastForward'
+  | 'manifest'
+>;
+
+/** `startDevnet`'s options from the settings both commands share (each adds its own). */
+export function devnetOptions(settings: StartSettings) {
+  return {
+    seed: settings.seed,
+    vms: settings.vms,
+    blockTimeMs: settings.blockTime,
+    accounts: settings.accounts,
+    txsPerBlock: settings.txsPerBlock,
+    stateDir: settings.stateDir || undefined,
+    host: settings.host,
+    portBase: settings.portBase,
+    haltHeight: settings.haltHeight || undefined,
+  };
+}
+
+/** Fast-forwards (printing the report) and writes the manifest, as the settings ask. */
+export async function prepareDevnet(devnet: Devnet, settings: StartSettings, logger: Logger): Promise<void> {
+  if (settings.fastForward > 0) {
+    const report = await devnet.fastForward(settings.fastForward);
+    process.stdout.write(`${JSON.stringify({ fast_forward: report })}\n`);
+  }
+  if (settings.manifest) {
+    devnet.writeManifest(settings.manifest);
+    logger.info({ path: settings.manifest }, 'manifest written');
+  }
+}
+
+/** The line printed for a chain once it serves: id, VM, height and node URLs (then `extra`). */
+export function chainLine({ chain, vm, urls }: DevnetChain, extra = ''): string {
+  const jsonRpc = urls.jsonRpc ? ` json-rpc=${urls.jsonRpc}` : '';
+  return `${chain.info.chainId.padEnd(14)} vm=${vm.padEnd(4)} height=${chain.latestHeight()} rpc=${urls.rpc} rest=${urls.rest}${jsonRpc}${extra}\n`;
 }

@@ -1,0 +1,154 @@
+import { loadApiConfig } from '../api/config.js';
+import { loadSettings, type SettingsOf, usage } from '../common/config.js';
+import { BaseError, errorMessage } from '../common/errors.js';
+import { createLogger, type Logger } from '../common/logger.js';
+import { createShutdown, onProcessSignals, type Shutdown } from '../common/shutdown.js';
+import { devSettings } from '../dev/settings.js';
+import { openChainStore } from '../dev/store.js';
+import { type DevnetChain, startDevnet } from '../devnet/devnet.js';
+import { chainLine, configFileArgs, devnetOptions, prepareDevnet } from '../devnet/settings.js';
+import { loadIndexerConfig } from '../indexer/config.js';
+import { openDb } from '../store/db.js';
+import { startApi } from './api.js';
+import { startIndexer } from './indexer.js';
+
+type DevSettings = SettingsOf<typeof devSettings>;
+
+/**
+ * `weft dev` (`npm start`): the devnet, and for each of its rollups an indexer following the rollup's
+ * nodes and an API serving what it indexed, in one process over one embedded store (a schema per
+ * chain: one PGlite instance costs most of a gigabyte). The router joins the stack once it exists.
+ */
+export async function runDev(argv: string[]): Promise<void> {
+  if (argv.includes('--help')) {
+    process.stdout.write(`usage: weft dev [flags]\n\n${usage(devSettings)}\n`);
+    return;
+  }
+  const settings = loadSettings(devSettings, {
+    argv: [...configFileArgs(argv, process.env), ...argv],
+    env: process.env,
+  });
+  const log = (name: string) => createLogger({ level: settings.logLevel, format: settings.logFormat, name });
+  const logger = log('dev');
+  const shutdown = createShutdown(logger);
+  onProcessSignals(shutdown, logger);
+
+  let indexers: Array<{ chainId: string; running: Promise<void> }>;
+  try {
+    indexers = await startStack(settings, shutdown, logger, log);
+  } catch (err) {
+    // A signal during start-up: its handler stops what started and exits.
+    if (shutdown.isKilled()) return;
+    // Whatever started is stopped in order (the store above all) before the one-line error.
+    await shutdown.kill('start-up failed');
+    throw err;
+  }
+
+  // An indexer only stops by itself on an error it cannot retry; the stack then stops with it.
+  const stopped = await Promise.race(
+    indexers.map(({ chainId, running }) =>
+      running.then(
+        () => ({ chainId, err: undefined as unknown }),
+        (err: unknown) => ({ chainId, err }),
+      ),
+    ),
+  );
+  if (shutdown.isKilled()) return;
+  await shutdown.kill('an indexer stopped');
+  throw new BaseError(
+    'WEFT_ERR_DEV_INDEXER_STOPPED',
+    `the indexer of ${stopped.chainId} stopped: ${errorMessage(stopped.err ?? 'without an error')}`,
+    { cause: stopped.err },
+  );
+}
+
+/**
+ * Starts the parts in an order whose reverse is the shutdown's: the devnet, the store, the indexers,
+ * the APIs. A signal thus first stops the APIs taking requests, lets the indexers commit their batch,
+ * closes the store and then stops the devnet.
+ */
+async function startStack(
+  settings: DevSettings,
+  shutdown: Shutdown,
+  logger: Logger,
+  log: (name: string) => Logger,
+): Promise<Array<{ chainId: string; running: Promise<void> }>> {
+  const devnet = await startDevnet({ ...devnetOptions(settings), logger: log('devnet') });
+  shutdown.add(() => devnet.close());
+  await prepareDevnet(devnet, settings, logger);
+
+  const root = await openDb({ dataDir: settings.dataDir });
+  shutdown.add(() => root.close());
+  logger.info({ dataDir: settings.dataDir }, 'embedded store open');
+  const stores = [];
+  for (const chain of devnet.chains) stores.push(await openChainStore(root, chain, logger));
+
+  const indexerLogger = log('indexer');
+  const indexers = [];
+  for (const [i, chain] of devnet.chains.entries()) {
+    const config = loadIndexerConfig({ argv: [], env: indexerEnv(chain, settings) });
+    const { running } = await startIndexer(config, {
+      logger: indexerLogger.child({ chain: config.chainId }),
+      shutdown,
+      db: stores[i],
+      progress: 'log',
+    });
+    // Handled here at once; runDev reads the outcome.
+    running.catch(() => undefined);
+    indexers.push({ chainId: config.chainId, running });
+  }
+
+  const apiLogger = log('api');
+  for (const [i, chain] of devnet.chains.entries()) {
+    const port = settings.apiPortBase === 0 ? 0 : settings.apiPortBase + i;
+    const config = loadApiConfig({ argv: [], env: apiEnv(chain, settings, port) });
+    const { url } = await startApi(config, {
+      logger: apiLogger.child({ chain: chain.chain.info.chainId }),
+      shutdown,
+      db: stores[i],
+    });
+    process.stdout.write(chainLine(chain, ` api=${url}`));
+  }
+
+  devnet.run();
+  logger.info({ blockTimeMs: settings.blockTime, txsPerBlock: settings.txsPerBlock }, 'producing blocks');
+  return indexers;
+}
+
+/**
+ * What `weft indexer` would be given to follow `chain`: its nodes, and on EVM the internal txs and
+ * the rich list. Everything else keeps the indexer's defaults, read by the indexer's own loader.
+ */
+function indexerEnv(chain: DevnetChain, settings: DevSettings): Record<string, string> {
+  const { info } = chain.chain;
+  const evm = chain.vm === 'evm';
+  return {
+    CHAIN_ID: info.chainId,
+    VM_TYPE: chain.vm,
+    BECH32_PREFIX: info.bech32Prefix,
+    RPC_URL: chain.urls.rpc,
+    REST_URL: chain.urls.rest,
+    JSON_RPC_URL: chain.urls.jsonRpc ?? '',
+    INTERNAL_TX: String(evm),
+    RICH_LIST: String(evm),
+    LOG_LEVEL: settings.logLevel,
+    LOG_FORMAT: settings.logFormat,
+  };
+}
+
+/** What `weft api` would be given to serve `chain` on `port`. */
+function apiEnv(chain: DevnetChain, settings: DevSettings, port: number): Record<string, string> {
+  const { info } = chain.chain;
+  return {
+    HOST: settings.host,
+    PORT: String(port),
+    CHAIN_ID: info.chainId,
+    VM_TYPE: chain.vm,
+    BECH32_PREFIX: info.bech32Prefix,
+    REST_URL: chain.urls.rest,
+    INTERNAL_TX: String(chain.vm === 'evm'),
+    CORS_ENABLED: String(settings.cors),
+    LOG_LEVEL: settings.logLevel,
+    LOG_FORMAT: settings.logFormat,
+  };
+}

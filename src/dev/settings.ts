@@ -1,0 +1,52 @@
+import { logSettings, parse, type SettingsSpec } from '../common/config.js';
+import { devnetSettings } from '../devnet/settings.js';
+
+const devnet = devnetSettings;
+
+/**
+ * Settings of `weft dev`: the devnet's (same flags and environment names; the fault injection is left
+ * out) and where the stack keeps its data. The indexers and APIs take their defaults.
+ */
+export const devSettings = {
+  config: devnet.config,
+  vms: devnet.vms,
+  seed: devnet.seed,
+  blockTime: devnet.blockTime,
+  accounts: devnet.accounts,
+  txsPerBlock: devnet.txsPerBlock,
+  stateDir: { ...devnet.stateDir, default: '.weft/dev/chains' },
+  dataDir: {
+    flag: 'data-dir',
+    env: 'DATA_DIR',
+    description:
+      'folder of the embedded store (PGlite) that holds every chain, a schema each (memory://: in memory)',
+    parse: parse.string,
+    default: '.weft/dev/store',
+  },
+  host: { ...devnet.host, description: 'address the nodes and the APIs listen on' },
+  portBase: devnet.portBase,
+  apiPortBase: {
+    flag: 'api-port-base',
+    env: 'DEV_API_PORT_BASE',
+    description: 'chain i’s indexer API listens on base+i; 0 picks free ports',
+    parse: parse.int(0, 65_000),
+    default: 8080,
+  },
+  cors: {
+    flag: 'cors-enabled',
+    env: 'CORS_ENABLED',
+    description: 'the APIs answer CORS (any origin), for a web app on another local port',
+    parse: parse.bool,
+    boolean: true,
+    default: true,
+  },
+  fastForward: devnet.fastForward,
+  haltHeight: devnet.haltHeight,
+  manifest: devnet.manifest,
+  logLevel: {
+    ...logSettings.logLevel,
+    description: 'log level (warn keeps the indexers’ progress and the requests quiet)',
+    default: 'warn' as const,
+  },
+  logFormat: logSettings.logFormat,
+} satisfies SettingsSpec;
