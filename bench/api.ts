@@ -285,6 +285,7 @@ async function benchStore(settings: {
   dsn: string;
   txs: number;
   rebuild: boolean;
+  poolSize: number;
 }): Promise<{ db: Db; buildSeconds: number | null }> {
   const blocks = Math.ceil(settings.txs / TXS_PER_BLOCK);
   const database = `weft_bench_api_${settings.txs}`;
@@ -293,7 +294,7 @@ async function benchStore(settings: {
   const url = new URL(settings.dsn);
   url.pathname = `/${database}`;
   if (exists && !settings.rebuild) {
-    const db = await openDb({ dsn: url.toString(), poolSize: 16 });
+    const db = await openDb({ dsn: url.toString(), poolSize: settings.poolSize });
     // A store built by an older weft gets the newer migrations, as `weft indexer` would apply them.
     await migrate(db);
     const [row] = await db
@@ -304,7 +305,7 @@ async function benchStore(settings: {
   }
   if (exists) await admin(settings.dsn, `DROP DATABASE ${database} WITH (FORCE)`);
   await admin(settings.dsn, `CREATE DATABASE ${database}`);
-  const db = await openDb({ dsn: url.toString(), poolSize: 16 });
+  const db = await openDb({ dsn: url.toString(), poolSize: settings.poolSize });
   await migrate(db);
   const writer = createBlockWriter(db, { chainId: CHAIN_ID, vm: 'evm', bech32Prefix: PREFIX });
   const started = performance.now();
@@ -409,6 +410,12 @@ export async function run(argv: string[]) {
         parse: parse.bool,
         default: false,
         boolean: true,
+      },
+      poolSize: {
+        flag: 'pool-size',
+        description: 'PostgreSQL connections of the API (DB_POOL_SIZE; weft api’s default is 10)',
+        parse: parse.int(1, 1000),
+        default: 10,
       },
       recordCache: {
         flag: 'record-cache',
@@ -565,6 +572,7 @@ export async function run(argv: string[]) {
       seconds_per_scenario: settings.seconds,
       response_cache: settings.cache,
       record_cache_mb: settings.recordCache,
+      pool_size: settings.poolSize,
       results,
       goals,
     };
