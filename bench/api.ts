@@ -549,6 +549,18 @@ export async function run(argv: string[]) {
         deep.map((n) => `/indexer/tx/v1/txs/by_account/${bech(n)}?pagination.limit=10`),
       ],
       ['cursor walk page 1,000 (same accounts)', page1000],
+      // The count_total pair again, in the other order: their comparison is of both runs each, so
+      // neither gains from its place in the sequence (a warmer cache, a quieter machine).
+      [
+        'txs by account, limit 10, count_total=false (2nd run)',
+        accounts.map(
+          (a) => `/indexer/tx/v1/txs/by_account/${a}?pagination.limit=10&pagination.count_total=false`,
+        ),
+      ],
+      [
+        'txs by account, limit 10, count_total=true (2nd run)',
+        accounts.map((a) => `/indexer/tx/v1/txs/by_account/${a}?pagination.limit=10`),
+      ],
     ];
     const results: Record<string, LoadResult & { distinct_urls: number; ratio_to_ceiling?: number }> = {};
     // A short warm-up so the first scenario does not pay for JIT and connections.
@@ -596,10 +608,12 @@ type Results = Record<string, LoadResult & { ratio_to_ceiling?: number }>;
 
 function goalsOf(results: Results) {
   const withTotal = results['txs by account, limit 10, count_total=true']!;
-  const withoutTotal = results['txs by account, limit 10, count_total=false']!;
   const page1 = results['cursor walk page 1 (accounts with ≥ 10,000 txs)']!;
   const pageDeep = results['cursor walk page 1,000 (same accounts)']!;
   const reference = results['reference: a by-account page (limit 10) as a static string']!;
+  const meanOfRuns = (name: string) => (results[name]!.mean_ms + results[`${name} (2nd run)`]!.mean_ms) / 2;
+  const totalMean = meanOfRuns('txs by account, limit 10, count_total=true');
+  const noTotalMean = meanOfRuns('txs by account, limit 10, count_total=false');
   return {
     by_account_with_totals_ratio_to_ceiling: withTotal.ratio_to_ceiling,
     static_page_ratio_to_ceiling: reference.ratio_to_ceiling,
@@ -609,8 +623,8 @@ function goalsOf(results: Results) {
     by_account_with_totals_ratio_ok: (withTotal.ratio_to_ceiling ?? 0) >= 0.2,
     by_account_with_totals_p99_ms: withTotal.p99_ms,
     by_account_with_totals_p99_ok: withTotal.p99_ms < 20,
-    count_total_true_over_false_mean_latency: Number((withTotal.mean_ms / withoutTotal.mean_ms).toFixed(3)),
-    count_total_ok: withTotal.mean_ms < 1.2 * withoutTotal.mean_ms,
+    count_total_true_over_false_mean_latency: Number((totalMean / noTotalMean).toFixed(3)),
+    count_total_ok: totalMean < 1.2 * noTotalMean,
     page_1000_over_page_1_p99: Number((pageDeep.p99_ms / Math.max(page1.p99_ms, 1)).toFixed(3)),
     page_1000_ok: pageDeep.p99_ms <= 1.5 * Math.max(page1.p99_ms, 1),
   };

@@ -28,7 +28,10 @@ export interface SequenceQuery {
   limit: string;
   /** Placeholder of the row count each branch of a merged scan must yield. */
   branchLimit(): string;
-  /** Placeholder of the account id of an address (null when unknown). */
+  /**
+   * The account id of the page's account (null when unknown), looked up once per statement however
+   * often the page and its total refer to it.
+   */
   accountId(address: Uint8Array): string;
 }
 
@@ -43,17 +46,26 @@ export async function readSequencePage<R>(
   map: (row: Row) => R,
 ): Promise<Page<R, SequenceCursor>> {
   const params = createParams();
+  let account: { address: Uint8Array; param: string } | undefined;
   const query: SequenceQuery = {
     params,
     dir: direction(request),
     afterCursor: (column) => afterColumn(column, request.after?.sequence, request, params),
     limit: limitClause(request, params),
     branchLimit: () => params.add(branchLimit(request)),
-    accountId: (address) => `(SELECT id FROM account WHERE address = ${params.add(address)})`,
+    accountId(address) {
+      if (account && !Buffer.from(account.address).equals(Buffer.from(address)))
+        throw new Error('a sequence page reads one account');
+      account ??= { address, param: params.add(address) };
+      return '(SELECT id FROM page_account)';
+    },
   };
   const { page, total } = build(query);
+  const statement = pageStatement(request.countTotal ? total : null, page, `p.sequence ${query.dir}`);
   const rows = await db.query(
-    pageStatement(request.countTotal ? total : null, page, `p.sequence ${query.dir}`),
+    account
+      ? `WITH page_account AS MATERIALIZED (SELECT id FROM account WHERE address = ${account.param}) ${statement}`
+      : statement,
     params.values,
   );
   return toPage(
