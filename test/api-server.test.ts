@@ -277,6 +277,7 @@ describe('configuration', () => {
         CORS_ENABLED: 'true',
         CORS_ALLOW_ORIGINS: 'https://a.io,*.b.io',
         CACHE_LIST_TTL: '2s',
+        RECORD_CACHE_SIZE: '16',
       },
     });
     expect(config).toMatchObject({
@@ -286,6 +287,9 @@ describe('configuration', () => {
       cors: { enabled: true, allowOrigins: ['https://a.io', '*.b.io'] },
     });
     expect(config.cache.listTtlMs).toBe(2000);
+    expect(config.cache.recordMb).toBe(16);
+    expect(loadApiConfig({ argv: [], env: {} }).cache.recordMb).toBe(64);
+    expect(() => loadApiConfig({ argv: [], env: { RECORD_CACHE_SIZE: '-1' } })).toThrow(/RECORD_CACHE_SIZE/);
     expect(() => loadApiConfig({ argv: [], env: { PORT: 'eighty' } })).toThrow(
       /PORT: "eighty" is not an integer/,
     );
