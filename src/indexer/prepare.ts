@@ -36,12 +36,19 @@ export function createPrepare(options: PrepareOptions) {
     const requests = metaRequests(fetched.block, fetched.blockResults, decode);
     const answers = requests.length > 0 ? await meta.answer(requests, height, context.call) : new Map();
     const block = decodeBlock({ ...fetched, meta: answers }, decode);
+    const balanceDeltas = options.richList ? erc20TransferDeltas(fetched) : undefined;
+    // A refused trace is left to the extension, which says so and skips the height.
+    const calls = Array.isArray(internalTxs) ? internalTxs : undefined;
+    const extensionAccounts = [
+      ...(calls ?? []).flatMap((call) => (call.to ? [call.from, call.to] : [call.from])),
+      ...(balanceDeltas ?? []).map((delta) => delta.account),
+    ];
+    if (extensionAccounts.length > 0) block.extensionAccounts = extensionAccounts;
     return {
       height,
       block,
-      ...(options.richList ? { balanceDeltas: erc20TransferDeltas(fetched) } : {}),
-      // A refused trace is left to the extension, which says so and skips the height.
-      ...(Array.isArray(internalTxs) ? { internalTxs } : {}),
+      ...(balanceDeltas ? { balanceDeltas } : {}),
+      ...(calls ? { internalTxs: calls } : {}),
     };
   };
 }

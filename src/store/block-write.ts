@@ -25,6 +25,7 @@ function blockAddresses(blocks: IndexedBlock[]): Uint8Array[] {
       if (change.kind === 'mint') out.push(change.owner);
       if (change.kind === 'transfer') out.push(change.to);
     }
+    if (block.extensionAccounts) out.push(...block.extensionAccounts);
   }
   return out;
 }

@@ -30,6 +30,12 @@ export interface IndexedBlock {
   nftChanges: NftChange[];
   /** ICS-721 receives: collections named `className` get `originName`. */
   nftOrigins: Array<{ className: string; originName: string }>;
+  /**
+   * Accounts only the extensions name at this height (call frames' from/to, ERC20 transfer parties),
+   * in their order. The block registers them, so an account's id follows where it first appears in
+   * the chain, not which writer happened to commit first.
+   */
+  extensionAccounts?: Uint8Array[];
 }
 
 export interface IndexedTx {

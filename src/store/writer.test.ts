@@ -200,6 +200,35 @@ describe.each(backends)('block writer on %s', (backend) => {
   });
 });
 
+describe.each(backends)('accounts the extensions name, on %s', (backend) => {
+  const testDb = useTestDb(backend);
+
+  it('get their ids with their block, wherever the batch ends and whichever writer commits first', async () => {
+    const frameOnly = address(700);
+    const blocks = [
+      makeBlock(1, { evmTxs: [{ from: address(1) }] }),
+      { ...makeBlock(2, { txs: [{ signer: address(2) }] }), extensionAccounts: [frameOnly, address(1)] },
+      makeBlock(3, { txs: [{ signer: address(3) }] }),
+    ];
+    const idsAfter = async (batches: number[][]) => {
+      const db = await testDb.fresh();
+      const writer = createBlockWriter(db, CHAIN);
+      for (const batch of batches) await writer.writeBlocks(batch.map((h) => blocks[h - 1]!));
+      const rows = await db.query<{ id: string; address: Buffer }>(
+        'SELECT id, address FROM account ORDER BY id',
+      );
+      return rows.map((r) => `${r.id}:${r.address.toString('hex')}`);
+    };
+    const whole = await idsAfter([[1, 2, 3]]);
+    expect(await idsAfter([[1], [2], [3]])).toEqual(whole);
+    // The frame's account comes after block 2's own and before block 3's.
+    const hex = (a: Uint8Array) => Buffer.from(a).toString('hex');
+    const order = whole.map((row) => row.split(':')[1]);
+    expect(order.indexOf(hex(frameOnly))).toBe(order.indexOf(hex(address(2))) + 1);
+    expect(order.indexOf(hex(address(3)))).toBe(order.indexOf(hex(frameOnly)) + 1);
+  });
+});
+
 describe.skipIf(backends.length < 2)('PGlite and PostgreSQL', () => {
   const lite = useTestDb('pglite');
   const server = useTestDb('postgres');
