@@ -8,7 +8,7 @@ import {
 } from '../common/config.js';
 import { ConfigError } from '../common/errors.js';
 import type { LogFormat, LogLevel } from '../common/logger.js';
-import { DEFAULT_DATA_DIR } from '../store/db.js';
+import { storeSettings } from '../store/settings.js';
 
 /** Settings of `weft api`: rollytics' environment names where it has them, and matching flags. */
 
@@ -70,27 +70,7 @@ export const apiSettings = {
     boolean: true,
     default: true,
   },
-  dbDsn: {
-    flag: 'db-dsn',
-    env: 'DB_DSN',
-    description: 'PostgreSQL URL; unset: the embedded store (PGlite) in --data-dir',
-    parse: parse.postgresDsn,
-    default: '',
-  },
-  dataDir: {
-    flag: 'data-dir',
-    env: 'DATA_DIR',
-    description: 'folder of the embedded store when DB_DSN is unset',
-    parse: parse.string,
-    default: DEFAULT_DATA_DIR,
-  },
-  dbSchema: {
-    flag: 'db-schema',
-    env: 'DB_SCHEMA',
-    description: 'database schema of the chain’s tables (default public)',
-    parse: parse.string,
-    default: '',
-  },
+  ...storeSettings,
   dbPoolSize: {
     flag: 'db-pool-size',
     env: 'DB_POOL_SIZE',

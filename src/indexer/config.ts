@@ -8,6 +8,7 @@ import {
 } from '../common/config.js';
 import { ConfigError } from '../common/errors.js';
 import type { LogFormat, LogLevel } from '../common/logger.js';
+import { storeSettings } from '../store/settings.js';
 
 /** Settings of `weft indexer`: rollytics' environment names, and matching flags. */
 
@@ -66,27 +67,7 @@ export const indexerSettings = {
     parse: urls,
     default: [] as string[],
   },
-  dbDsn: {
-    flag: 'db-dsn',
-    env: 'DB_DSN',
-    description: 'PostgreSQL URL; unset: the embedded store (PGlite) in --data-dir',
-    parse: parse.postgresDsn,
-    default: '',
-  },
-  dataDir: {
-    flag: 'data-dir',
-    env: 'DATA_DIR',
-    description: 'folder of the embedded store when DB_DSN is unset (memory:// keeps it in memory)',
-    parse: parse.string,
-    default: '.weft/pglite',
-  },
-  dbSchema: {
-    flag: 'db-schema',
-    env: 'DB_SCHEMA',
-    description: 'database schema of this chain’s tables',
-    parse: parse.string,
-    default: '',
-  },
+  ...storeSettings,
   startHeight: {
     flag: 'start-height',
     env: 'START_HEIGHT',
