@@ -1,7 +1,7 @@
 import type { Db } from '../db.js';
 import type { Page, PageRequest } from './page.js';
 import type { RecordCache } from './record-cache.js';
-import { type RecordRow, readRecordPage, type SequenceCursor } from './sequence-page.js';
+import { type RecordRow, readRecordPage, recordByHash, type SequenceCursor } from './sequence-page.js';
 
 /** An EVM tx as the API serves it: the receipt record the indexer wrote, as its stored JSON text. */
 export type EvmTxRow = RecordRow;
@@ -72,10 +72,5 @@ export function evmTxsByHeight(
   );
 }
 
-export async function evmTxByHash(db: Db, hash: Uint8Array): Promise<EvmTxRow | undefined> {
-  const [row] = await db.query(
-    'SELECT sequence, record::text AS record FROM evm_tx WHERE hash = $1 ORDER BY sequence DESC LIMIT 1',
-    [hash],
-  );
-  return row && { sequence: Number(row.sequence), json: row.record as string };
-}
+export const evmTxByHash = (db: Db, hash: Uint8Array): Promise<EvmTxRow | undefined> =>
+  recordByHash(db, 'evm_tx', hash);

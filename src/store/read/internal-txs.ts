@@ -82,25 +82,30 @@ export function internalTxsByAccount(
   );
 }
 
-export function internalTxsByHeight(
+/** Frames whose `column` holds `value`, with their total counted (a block's or a tx's frames are few). */
+function framesWhere(
   db: Db,
-  height: number,
+  column: 'height' | 'evm_tx_sequence',
+  value: number,
   request: PageRequest<SequenceCursor>,
 ): Promise<Page<InternalTxRow, SequenceCursor>> {
   return readSequencePage(
     db,
     request,
     (q) => {
-      const h = q.params.add(height);
+      const where = `i.${column} = ${q.params.add(value)}`;
       return {
-        page: framesOf(`SELECT i.sequence FROM evm_internal_tx i WHERE i.height = ${h} AND ${q.afterCursor('i.sequence')}
+        page: framesOf(`SELECT i.sequence FROM evm_internal_tx i WHERE ${where} AND ${q.afterCursor('i.sequence')}
           ORDER BY i.sequence ${q.dir} ${q.limit}`),
-        total: `SELECT count(*) FROM evm_internal_tx i WHERE i.height = ${h}`,
+        total: `SELECT count(*) FROM evm_internal_tx i WHERE ${where}`,
       };
     },
     internalTxRow,
   );
 }
+
+export const internalTxsByHeight = (db: Db, height: number, request: PageRequest<SequenceCursor>) =>
+  framesWhere(db, 'height', height, request);
 
 /** The EVM tx's sequence, or undefined when no EVM tx has that hash. */
 export async function evmTxSequence(db: Db, hash: Uint8Array): Promise<number | undefined> {
@@ -112,22 +117,5 @@ export async function evmTxSequence(db: Db, hash: Uint8Array): Promise<number | 
 }
 
 /** The frames of one EVM tx (by its sequence). */
-export function internalTxsOfTx(
-  db: Db,
-  evmTxSequence: number,
-  request: PageRequest<SequenceCursor>,
-): Promise<Page<InternalTxRow, SequenceCursor>> {
-  return readSequencePage(
-    db,
-    request,
-    (q) => {
-      const parent = q.params.add(evmTxSequence);
-      return {
-        page: framesOf(`SELECT i.sequence FROM evm_internal_tx i WHERE i.evm_tx_sequence = ${parent}
-          AND ${q.afterCursor('i.sequence')} ORDER BY i.sequence ${q.dir} ${q.limit}`),
-        total: `SELECT count(*) FROM evm_internal_tx i WHERE i.evm_tx_sequence = ${parent}`,
-      };
-    },
-    internalTxRow,
-  );
-}
+export const internalTxsOfTx = (db: Db, evmTxSequence: number, request: PageRequest<SequenceCursor>) =>
+  framesWhere(db, 'evm_tx_sequence', evmTxSequence, request);

@@ -162,3 +162,16 @@ export async function readRecordPage(
     }),
   };
 }
+
+/** The record with this hash (the newest, should a hash repeat), or undefined. */
+export async function recordByHash(
+  db: Db,
+  table: RecordTable,
+  hash: Uint8Array,
+): Promise<RecordRow | undefined> {
+  const [row] = await db.query<{ sequence: string; record: string }>(
+    `SELECT sequence, record::text AS record FROM ${table} WHERE hash = $1 ORDER BY sequence DESC LIMIT 1`,
+    [hash],
+  );
+  return row && { sequence: Number(row.sequence), json: row.record };
+}

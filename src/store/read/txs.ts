@@ -6,6 +6,7 @@ import {
   type RecordPageSql,
   type RecordRow,
   readRecordPage,
+  recordByHash,
   type SequenceCursor,
   type SequenceQuery,
 } from './sequence-page.js';
@@ -136,10 +137,5 @@ export function txsByHeight(
   );
 }
 
-export async function txByHash(db: Db, hash: Uint8Array): Promise<TxRow | undefined> {
-  const [row] = await db.query(
-    'SELECT sequence, record::text AS record FROM tx WHERE hash = $1 ORDER BY sequence DESC LIMIT 1',
-    [hash],
-  );
-  return row && { sequence: Number(row.sequence), json: row.record as string };
-}
+export const txByHash = (db: Db, hash: Uint8Array): Promise<TxRow | undefined> =>
+  recordByHash(db, 'tx', hash);
