@@ -2,6 +2,7 @@ import { decodeAbiParameters, type Hex } from 'viem';
 import type { NftKey } from '../../store/records.js';
 import { accAddressFromString, hexToBytesPadded } from './account-address.js';
 import type { BlockEvent } from './block-events.js';
+import { logWithTopic, TRANSFER_TOPIC, ZERO_TOPIC } from './evm-logs.js';
 import { type MetaAnswers, metaKeys, type RequestList } from './meta.js';
 import { createNftChanges, type NftDecodeResult } from './nft-changes.js';
 
@@ -12,8 +13,6 @@ import { createNftChanges, type NftDecodeResult } from './nft-changes.js';
  * all its logs are skipped, not only its mints as in rollytics. `tokenURI(id)` is asked at the mint height.
  */
 
-export const ERC721_TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
-export const ZERO_TOPIC = `0x${'0'.repeat(64)}`;
 const NAME_INPUT = '0x06fdde03';
 const TOKEN_URI_SELECTOR = '0xc87b56dd';
 
@@ -32,23 +31,17 @@ function erc721Transfers(events: BlockEvent[]): Erc721Transfer[] {
   for (const { event, txIndex } of events) {
     if (event.type !== 'evm') continue;
     for (const attr of event.attributes ?? []) {
-      if (attr.key !== 'log' || !attr.value.includes(ERC721_TRANSFER_TOPIC)) continue;
-      let log: { address?: unknown; topics?: unknown; data?: unknown };
-      try {
-        log = JSON.parse(attr.value);
-      } catch {
-        continue;
-      }
-      const topics = log.topics;
-      if (!Array.isArray(topics) || topics.length !== 4 || topics[0] !== ERC721_TRANSFER_TOPIC) continue;
-      if (log.data !== '0x' || typeof log.address !== 'string') continue;
+      const log = logWithTopic(attr, TRANSFER_TOPIC, 4);
+      if (log?.data !== '0x') continue;
+      // Four topics, checked by logWithTopic.
+      const [, from, to, id] = log.topics as [string, string, string, string];
       let tokenId: string;
       try {
-        tokenId = BigInt(topics[3]).toString();
+        tokenId = BigInt(id).toString();
       } catch {
         continue;
       }
-      out.push({ collection: log.address.toLowerCase(), from: topics[1], to: topics[2], tokenId, txIndex });
+      out.push({ collection: log.address.toLowerCase(), from, to, tokenId, txIndex });
     }
   }
   return out;

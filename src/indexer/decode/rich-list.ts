@@ -2,7 +2,7 @@ import type { BalanceDelta } from '../../store/records.js';
 import type { BlockBundle } from '../bundle.js';
 import { accAddressFromString } from './account-address.js';
 import { orderedBlockEvents } from './block-events.js';
-import { ZERO_TOPIC } from './nft-evm.js';
+import { logWithTopic, TRANSFER_TOPIC, ZERO_TOPIC } from './evm-logs.js';
 
 /**
  * Rich-list changes of an EVM block: every ERC20 `Transfer` log (exactly three topics) moves `data` (a
@@ -15,7 +15,6 @@ import { ZERO_TOPIC } from './nft-evm.js';
  * balances drift from the chain.
  */
 
-const ERC20_TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 const EVM_EVENTS = new Set(['evm']);
 // Topics are 0x hex, so any bech32 prefix reads them the same way.
 const HEX_ONLY_PREFIX = 'init';
@@ -37,17 +36,9 @@ export function erc20TransferDeltas(
   for (const { event, txIndex } of orderedBlockEvents(bundle.blockResults, EVM_EVENTS)) {
     if (txIndex === null && options.blockEvents === false) continue;
     for (const attr of event.attributes ?? []) {
-      if (attr.key !== 'log' || !attr.value.includes(ERC20_TRANSFER_TOPIC)) continue;
-      let log: { address?: unknown; topics?: unknown; data?: unknown };
-      try {
-        log = JSON.parse(attr.value);
-      } catch {
-        continue;
-      }
-      const topics = log.topics;
-      if (!Array.isArray(topics) || topics.length !== 3 || topics[0] !== ERC20_TRANSFER_TOPIC) continue;
-      if (typeof log.address !== 'string' || typeof log.data !== 'string') continue;
-      if (!/^0x[0-9a-fA-F]+$/.test(log.data)) continue;
+      const log = logWithTopic(attr, TRANSFER_TOPIC, 3);
+      if (!log || !/^0x[0-9a-fA-F]+$/.test(log.data)) continue;
+      const { topics } = log;
       const amount = BigInt(log.data);
       const denom = log.address.toLowerCase();
       apply(String(topics[1]), denom, -amount);

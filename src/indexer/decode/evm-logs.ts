@@ -1,0 +1,33 @@
+/** `Transfer(address,address,uint256)`: ERC20 (3 topics) and ERC721 (4 topics, the token id indexed). */
+export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+export const ZERO_TOPIC = `0x${'0'.repeat(64)}`;
+
+/** An EVM log as minievm writes it in the `log` attribute of an `evm` event. */
+export interface EvmLog {
+  address: string;
+  /** Hex strings as minievm writes them; only the first is compared here. */
+  topics: string[];
+  data: string;
+}
+
+/**
+ * The attribute's log when it is a `log` whose first of exactly `topicCount` topics is `topic`;
+ * undefined for any other attribute or a log that does not read.
+ */
+export function logWithTopic(
+  attr: { key: string; value: string },
+  topic: string,
+  topicCount: number,
+): EvmLog | undefined {
+  if (attr.key !== 'log' || !attr.value.includes(topic)) return undefined;
+  let log: { address?: unknown; topics?: unknown; data?: unknown };
+  try {
+    log = JSON.parse(attr.value);
+  } catch {
+    return undefined;
+  }
+  const { address, topics, data } = log;
+  if (!Array.isArray(topics) || topics.length !== topicCount || topics[0] !== topic) return undefined;
+  if (typeof address !== 'string' || typeof data !== 'string') return undefined;
+  return { address, topics: topics as string[], data };
+}
