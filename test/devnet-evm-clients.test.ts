@@ -26,9 +26,9 @@ import {
 } from 'viem';
 import { privateKeyToAccount, publicKeyToAddress } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../src/common/logger.js';
-import { type Devnet, type DevnetChain, startDevnet } from '../src/devnet/devnet.js';
+import type { Devnet, DevnetChain } from '../src/devnet/devnet.js';
 import { deriveAccount } from '../src/devnet/keys.js';
+import { testDevnet } from '../src/devnet/test-support/devnet.js';
 import { signTx } from '../src/devnet/tx/sign.js';
 
 /**
@@ -97,15 +97,11 @@ let node: DevnetChain;
 let client: PublicClient;
 
 beforeAll(async () => {
-  devnet = await startDevnet({
+  devnet = await testDevnet({
     seed: 'evm-clients',
     vms: ['evm'],
-    blockTimeMs: 1000,
     accounts: 8,
     txsPerBlock: 10,
-    host: '127.0.0.1',
-    portBase: 0,
-    logger: silentLogger(),
   });
   await devnet.fastForward(BLOCKS);
   node = devnet.chains[0]!;

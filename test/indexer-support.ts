@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../src/common/logger.js';
-import { silentLogger } from '../src/common/logger.js';
-import { type Devnet, type DevnetChain, type DevnetOptions, startDevnet } from '../src/devnet/devnet.js';
+import type { DevnetChain } from '../src/devnet/devnet.js';
 import type { IndexerConfig } from '../src/indexer/config.js';
 import { createIndexer, type Indexer } from '../src/indexer/indexer.js';
 import { captureRecords } from '../src/indexer/test-support/logger.js';
@@ -9,18 +8,7 @@ import type { Db } from '../src/store/db.js';
 
 /** What the end-to-end indexer tests share: a config for a devnet chain, captured logs, waiting. */
 
-/** A devnet on loopback free ports, quiet, one block a second unless produced by hand. */
-export function testDevnet(
-  options: Pick<DevnetOptions, 'seed' | 'vms' | 'accounts' | 'txsPerBlock'> & Partial<DevnetOptions>,
-): Promise<Devnet> {
-  return startDevnet({
-    blockTimeMs: 1000,
-    host: '127.0.0.1',
-    portBase: 0,
-    logger: silentLogger(),
-    ...options,
-  });
-}
+export { testDevnet } from '../src/devnet/test-support/devnet.js';
 
 /** Records at info and above, for the test to read. */
 export const captureLogger = () => captureRecords('info');

@@ -1,21 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../common/logger.js';
-import { type Devnet, startDevnet } from '../devnet/devnet.js';
+import type { Devnet } from '../devnet/devnet.js';
+import { testDevnet } from '../devnet/test-support/devnet.js';
 import { createCometClient } from './comet-client.js';
 import { FutureHeightError, NodeUnavailableError, PrunedHeightError } from './endpoints.js';
 
 let devnet: Devnet;
 
 beforeAll(async () => {
-  devnet = await startDevnet({
+  devnet = await testDevnet({
     seed: 'comet-client',
     vms: ['move'],
-    blockTimeMs: 1000,
     accounts: 3,
     txsPerBlock: 3,
-    host: '127.0.0.1',
-    portBase: 0,
-    logger: silentLogger(),
   });
   await devnet.fastForward(6);
 });

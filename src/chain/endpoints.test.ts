@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../common/logger.js';
-import { type Devnet, startDevnet } from '../devnet/devnet.js';
+import type { Devnet } from '../devnet/devnet.js';
+import { testDevnet } from '../devnet/test-support/devnet.js';
 import {
   createEndpoints,
   FutureHeightError,
@@ -33,15 +33,11 @@ const statusOf = (answer: { status: number; body: string; url: string }) => {
 };
 
 beforeAll(async () => {
-  devnet = await startDevnet({
+  devnet = await testDevnet({
     seed: 'endpoints',
     vms: ['move'],
-    blockTimeMs: 1000,
     accounts: 2,
     txsPerBlock: 0,
-    host: '127.0.0.1',
-    portBase: 0,
-    logger: silentLogger(),
   });
   await devnet.fastForward(3);
   rpc = devnet.chains[0]!.urls.rpc;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../common/logger.js';
-import { type Devnet, type DevnetChain, startDevnet } from '../devnet/devnet.js';
+import type { Devnet, DevnetChain } from '../devnet/devnet.js';
+import { testDevnet } from '../devnet/test-support/devnet.js';
 import { FutureHeightError, NodeQueryError, PrunedHeightError } from './endpoints.js';
 import { BALANCE_BATCH, createJsonRpcClient } from './json-rpc-client.js';
 import { createRestClient } from './rest-client.js';
@@ -10,15 +10,11 @@ let chain: DevnetChain;
 const client = () => createJsonRpcClient([chain.urls.jsonRpc!], { timeoutMs: 5000 });
 
 beforeAll(async () => {
-  devnet = await startDevnet({
+  devnet = await testDevnet({
     seed: 'json-rpc-client',
     vms: ['evm'],
-    blockTimeMs: 1000,
     accounts: 4,
     txsPerBlock: 10,
-    host: '127.0.0.1',
-    portBase: 0,
-    logger: silentLogger(),
   });
   await devnet.fastForward(12);
   chain = devnet.chains[0]!;

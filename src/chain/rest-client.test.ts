@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../common/logger.js';
-import { type Devnet, type DevnetChain, startDevnet } from '../devnet/devnet.js';
+import type { Devnet, DevnetChain } from '../devnet/devnet.js';
 import { startNodeServers } from '../devnet/servers/index.js';
+import { testDevnet } from '../devnet/test-support/devnet.js';
 import { FutureHeightError, NodeQueryError, PrunedHeightError } from './endpoints.js';
 import { createRestClient } from './rest-client.js';
 
@@ -25,15 +25,11 @@ function findEvent(chain: DevnetChain, type: string, match: (attrs: Map<string, 
 }
 
 beforeAll(async () => {
-  devnet = await startDevnet({
+  devnet = await testDevnet({
     seed: 'rest-client',
     vms: ['evm', 'move', 'wasm'],
-    blockTimeMs: 1000,
     accounts: 4,
     txsPerBlock: 12,
-    host: '127.0.0.1',
-    portBase: 0,
-    logger: silentLogger(),
   });
   await devnet.fastForward(15);
 });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NodeUnavailableError } from '../chain/endpoints.js';
 import { createRestClient } from '../chain/rest-client.js';
-import { silentLogger } from '../common/logger.js';
-import { type Devnet, startDevnet } from '../devnet/devnet.js';
+import type { Devnet } from '../devnet/devnet.js';
+import { testDevnet } from '../devnet/test-support/devnet.js';
 import type { MetaRequest } from './bundle.js';
 import { metaKeys } from './decode/index.js';
 import { createMetaAnswerer } from './meta.js';
@@ -11,15 +11,11 @@ let devnet: Devnet;
 const once = <R>(fn: (signal: AbortSignal) => Promise<R>) => fn(new AbortController().signal);
 
 beforeAll(async () => {
-  devnet = await startDevnet({
+  devnet = await testDevnet({
     seed: 'meta',
     vms: ['evm'],
-    blockTimeMs: 1000,
     accounts: 2,
     txsPerBlock: 0,
-    host: '127.0.0.1',
-    portBase: 0,
-    logger: silentLogger(),
   });
   await devnet.fastForward(3);
 });

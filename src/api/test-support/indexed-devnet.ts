@@ -1,5 +1,6 @@
 import { type Logger, silentLogger } from '../../common/logger.js';
-import { type Devnet, type DevnetChain, startDevnet } from '../../devnet/devnet.js';
+import type { Devnet, DevnetChain } from '../../devnet/devnet.js';
+import { testDevnet } from '../../devnet/test-support/devnet.js';
 import type { VmType } from '../../devnet/types.js';
 import { loadIndexerConfig } from '../../indexer/config.js';
 import { createIndexer } from '../../indexer/indexer.js';
@@ -11,15 +12,11 @@ export async function producedDevnet(
   blocks: number,
   seed = 'api-test',
 ): Promise<{ devnet: Devnet; chain: DevnetChain }> {
-  const devnet = await startDevnet({
+  const devnet = await testDevnet({
     seed,
     vms: [vm],
-    blockTimeMs: 1000,
     accounts: 8,
     txsPerBlock: 8,
-    host: '127.0.0.1',
-    portBase: 0,
-    logger: silentLogger(),
   });
   await devnet.fastForward(blocks);
   return { devnet, chain: devnet.chains[0]! };

@@ -1,9 +1,9 @@
 import { decodeFunctionResult, encodeFunctionData, erc20Abi, erc721Abi, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromBech32, toBech32 } from '../../chain/address.js';
-import { silentLogger } from '../../common/logger.js';
-import { type Devnet, type DevnetChain, startDevnet } from '../../devnet/devnet.js';
+import type { Devnet, DevnetChain } from '../../devnet/devnet.js';
 import type { BlockRecord } from '../../devnet/node.js';
+import { testDevnet } from '../../devnet/test-support/devnet.js';
 import type { IndexedBlock, NftChange } from '../../store/records.js';
 import type { BlockBundle, MetaAnswer, MetaRequest } from '../bundle.js';
 import { decodeBlock, erc20TransferDeltas, flattenTraces, metaRequests } from './index.js';
@@ -88,15 +88,11 @@ const eventsOf = (record: BlockRecord) => {
 const attr = (attrs: Attrs | undefined, key: string) => attrs?.find((a) => a.key === key)?.value;
 
 beforeAll(async () => {
-  devnet = await startDevnet({
+  devnet = await testDevnet({
     seed: 'decode-devnet',
     vms: ['evm', 'move', 'wasm'],
-    blockTimeMs: 1000,
     accounts: 6,
     txsPerBlock: 12,
-    host: '127.0.0.1',
-    portBase: 0,
-    logger: silentLogger(),
   });
   await devnet.fastForward(BLOCKS);
   for (const chain of devnet.chains) {
