@@ -17,6 +17,25 @@ export type ApiVm = (typeof VMS)[number];
 
 const list = parse.listOf(parse.string);
 
+export interface ApiCacheConfig {
+  /** The response cache. */
+  enabled: boolean;
+  size: number;
+  listTtlMs: number;
+  itemTtlMs: number;
+  /** Megabytes of the tx record cache (0: off; absent: the default). */
+  recordMb?: number;
+}
+
+/** The caches of `weft api`, and of an API server built without cache options. */
+export const DEFAULT_CACHE = {
+  enabled: true,
+  size: 10_000,
+  listTtlMs: 1000,
+  itemTtlMs: 10_000,
+  recordMb: 64,
+} satisfies Required<ApiCacheConfig>;
+
 export const apiSettings = {
   host: {
     flag: 'host',
@@ -135,21 +154,21 @@ export const apiSettings = {
     description: 'keep answers briefly in memory (X-Cache: hit|miss)',
     parse: parse.bool,
     boolean: true,
-    default: true,
+    default: DEFAULT_CACHE.enabled,
   },
   cacheSize: {
     flag: 'cache-size',
     env: 'CACHE_SIZE',
     description: 'answers kept in the response cache; also the size of the proposer and denom caches',
     parse: parse.int(0),
-    default: 10_000,
+    default: DEFAULT_CACHE.size,
   },
   cacheListTtl: {
     flag: 'cache-list-ttl',
     env: 'CACHE_LIST_TTL',
     description: 'how long lists and /status are cached',
     parse: parse.duration,
-    default: 1000,
+    default: DEFAULT_CACHE.listTtlMs,
   },
   cacheItemTtl: {
     flag: 'cache-item-ttl',
@@ -157,7 +176,7 @@ export const apiSettings = {
     description:
       'how long single items (by hash, block by height, collection, rich list, avg block time) are cached',
     parse: parse.duration,
-    default: 10_000,
+    default: DEFAULT_CACHE.itemTtlMs,
   },
   recordCacheSize: {
     flag: 'record-cache-size',
@@ -165,7 +184,7 @@ export const apiSettings = {
     description:
       'megabytes of tx records kept between pages (records never change; keys and totals are always read); 0: off',
     parse: parse.int(0, 65_536),
-    default: 64,
+    default: DEFAULT_CACHE.recordMb,
   },
   ...metricsSettings(9465),
   ...logSettings,
@@ -179,16 +198,6 @@ export interface CorsConfig {
   exposeHeaders: string[];
   allowCredentials: boolean;
   maxAgeSeconds: number;
-}
-
-export interface ApiCacheConfig {
-  /** The response cache. */
-  enabled: boolean;
-  size: number;
-  listTtlMs: number;
-  itemTtlMs: number;
-  /** Megabytes of the tx record cache (0: off; absent: the default). */
-  recordMb?: number;
 }
 
 export interface ApiConfig {

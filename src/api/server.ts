@@ -10,7 +10,7 @@ import type { Logger } from '../common/logger.js';
 import { createMetricsRegistry, type Registry } from '../common/metrics.js';
 import type { Db } from '../store/db.js';
 import { createRecordCache } from '../store/read/record-cache.js';
-import type { ApiCacheConfig, CorsConfig } from './config.js';
+import { type ApiCacheConfig, type CorsConfig, DEFAULT_CACHE } from './config.js';
 import type { ApiContext, ChainContext } from './context.js';
 import { corsOptions } from './cors.js';
 import { createDenomResolver } from './denoms.js';
@@ -52,8 +52,6 @@ export interface ApiServer {
   close(): Promise<void>;
 }
 
-const DEFAULT_CACHE = { enabled: true, size: 10_000, listTtlMs: 1000, itemTtlMs: 10_000 };
-const DEFAULT_RECORD_CACHE_MB = 64;
 const TAGS = ['Status', 'Block', 'Tx', 'EVM Tx', 'EVM Internal Tx', 'NFT', 'Rich List'];
 
 /** `x-request-id` is echoed when it looks like an id, otherwise one is made. */
@@ -144,7 +142,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     proposers: createProposerDirectory({ rest, cacheSize: Math.max(cache.size, 100), logger }),
     denoms: createDenomResolver({ rest, cacheSize: Math.max(cache.size, 100) }),
     ttl: { listMs: cache.listTtlMs, itemMs: cache.itemTtlMs },
-    records: recordCache(cache.recordMb ?? DEFAULT_RECORD_CACHE_MB),
+    records: recordCache(cache.recordMb ?? DEFAULT_CACHE.recordMb),
     build: options.build ?? {
       version: packageVersion(),
       commitHash: process.env.WEFT_COMMIT_HASH ?? 'unknown',
