@@ -20,17 +20,31 @@ const list = parse.listOf(parse.string);
 export interface ApiCacheConfig {
   /** The response cache. */
   enabled: boolean;
+  /** Most answers in the response cache; also the proposer and denom caches' entries. */
   size: number;
+  /** Megabytes of answers in the response cache (absent: the default). */
+  responseMb?: number;
   listTtlMs: number;
   itemTtlMs: number;
   /** Megabytes of the tx record cache (0: off; absent: the default). */
   recordMb?: number;
 }
 
+/** How the API's reads use the store, in `weft api` and in an API server built without these options. */
+export interface StoreLimits {
+  /** PostgreSQL cancels a read running longer (0: no limit). */
+  statementTimeoutMs: number;
+  /** Longest wait for a store connection before a 503 with Retry-After. */
+  waitTimeoutMs: number;
+}
+
+export const DEFAULT_STORE_LIMITS: StoreLimits = { statementTimeoutMs: 5000, waitTimeoutMs: 2000 };
+
 /** The caches of `weft api`, and of an API server built without cache options. */
 export const DEFAULT_CACHE = {
   enabled: true,
   size: 10_000,
+  responseMb: 64,
   listTtlMs: 1000,
   itemTtlMs: 10_000,
   recordMb: 64,
@@ -97,6 +111,21 @@ export const apiSettings = {
     parse: parse.int(1, 1000),
     default: 10,
   },
+  dbStatementTimeout: {
+    flag: 'db-statement-timeout',
+    env: 'DB_STATEMENT_TIMEOUT',
+    description:
+      'PostgreSQL stops a read running longer and the request gets a 503 "query too expensive" (0: no limit)',
+    parse: parse.duration,
+    default: DEFAULT_STORE_LIMITS.statementTimeoutMs,
+  },
+  dbWaitTimeout: {
+    flag: 'db-wait-timeout',
+    env: 'DB_WAIT_TIMEOUT',
+    description: 'how long a request waits for a store connection before a 503 with Retry-After',
+    parse: parse.duration,
+    default: DEFAULT_STORE_LIMITS.waitTimeoutMs,
+  },
   corsEnabled: {
     flag: 'cors-enabled',
     env: 'CORS_ENABLED',
@@ -159,9 +188,16 @@ export const apiSettings = {
   cacheSize: {
     flag: 'cache-size',
     env: 'CACHE_SIZE',
-    description: 'answers kept in the response cache; also the size of the proposer and denom caches',
+    description: 'most answers in the response cache; also the entries of the proposer and denom caches',
     parse: parse.int(0),
     default: DEFAULT_CACHE.size,
+  },
+  responseCacheSize: {
+    flag: 'response-cache-size',
+    env: 'RESPONSE_CACHE_SIZE',
+    description: 'megabytes of answers kept in the response cache',
+    parse: parse.int(0, 65_536),
+    default: DEFAULT_CACHE.responseMb,
   },
   cacheListTtl: {
     flag: 'cache-list-ttl',
@@ -210,7 +246,7 @@ export interface ApiConfig {
   restUrls: string[];
   restTimeoutMs: number;
   internalTx: boolean;
-  db: { dsn?: string; dataDir: string; schema?: string; poolSize: number };
+  db: { dsn?: string; dataDir: string; schema?: string; poolSize: number } & StoreLimits;
   cors: CorsConfig;
   cache: ApiCacheConfig;
   metrics: { enabled: boolean; host: string; port: number; path: string };
@@ -236,6 +272,8 @@ export function loadApiConfig(source: ConfigSource): ApiConfig {
       dataDir: s.dataDir,
       schema: s.dbSchema || undefined,
       poolSize: s.dbPoolSize,
+      statementTimeoutMs: s.dbStatementTimeout,
+      waitTimeoutMs: s.dbWaitTimeout,
     },
     cors: {
       enabled: s.corsEnabled,
@@ -249,6 +287,7 @@ export function loadApiConfig(source: ConfigSource): ApiConfig {
     cache: {
       enabled: s.cacheEnabled,
       size: s.cacheSize,
+      responseMb: s.responseCacheSize,
       listTtlMs: s.cacheListTtl,
       itemTtlMs: s.cacheItemTtl,
       recordMb: s.recordCacheSize,

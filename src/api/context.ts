@@ -15,7 +15,10 @@ export interface ChainContext {
 
 /** What every route reads from; built once by `createApiServer`. */
 export interface ApiContext {
+  /** The store, each read admitted through the API's store gate. */
   db: Db;
+  /** The same store without the gate, for `/status`: it answers while scans fill the gate. */
+  statusDb: Db;
   chain: ChainContext;
   proposers: ProposerDirectory;
   denoms: DenomResolver;

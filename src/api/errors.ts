@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { BaseError, GrpcCode, NotFoundError } from '../common/errors.js';
+import { BaseError, BusyError, GrpcCode, NotFoundError } from '../common/errors.js';
+import { MAX_OFFSET } from './limits.js';
 
 /**
  * Every non-2xx answer is `{code, message, details}` (gRPC code, as kvindexer's gateway answered):
@@ -24,8 +25,9 @@ const GRPC_OF_STATUS: Record<number, number> = {
   504: GrpcCode.DEADLINE_EXCEEDED,
 };
 
-export function errorBody(status: number, message: string): ErrorBody {
-  const code = GRPC_OF_STATUS[status] ?? (status >= 500 ? GrpcCode.INTERNAL : GrpcCode.INVALID_ARGUMENT);
+export function errorBody(status: number, message: string, grpcCode?: number): ErrorBody {
+  const code =
+    grpcCode ?? GRPC_OF_STATUS[status] ?? (status >= 500 ? GrpcCode.INTERNAL : GrpcCode.INVALID_ARGUMENT);
   return { code, message, details: [] };
 }
 
@@ -50,7 +52,7 @@ export function echo(value: unknown): string {
 /** Readable rules for the parameters whose schema errors would otherwise read like Ajv internals. */
 export const RULES: Record<string, string> = {
   'pagination.limit': 'must be an integer from 1 to 1000',
-  'pagination.offset': 'must be a non-negative integer',
+  'pagination.offset': `must be an integer from 0 to ${MAX_OFFSET}; walk further with pagination.key`,
   'pagination.count_total': 'must be true or false',
   'pagination.reverse': 'must be true or false',
   is_signer: 'must be true or false',
@@ -78,9 +80,21 @@ export function validationMessage(issues: AjvIssue[]): string {
   return `invalid value for ${name}: ${echo(issue.data)} (${rule})`;
 }
 
-function classify(err: unknown): { status: number; message: string; internal: boolean } {
+interface Classified {
+  status: number;
+  message: string;
+  internal: boolean;
+  grpcCode?: number;
+}
+
+function classify(err: unknown): Classified {
   if (err instanceof BaseError) {
-    return { status: err.status, message: err.message, internal: err.status >= 500 && err.status !== 503 };
+    return {
+      status: err.status,
+      message: err.message,
+      internal: err.status >= 500 && err.status !== 503,
+      grpcCode: err.grpcCode,
+    };
   }
   const fastifyError = err as FastifyError & { validation?: AjvIssue[] };
   if (fastifyError.validation)
@@ -101,10 +115,15 @@ function classify(err: unknown): { status: number; message: string; internal: bo
 
 export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((err, request, reply) => {
-    const { status, message, internal } = classify(err);
+    const { status, message, internal, grpcCode } = classify(err);
     if (internal) request.log.error({ err }, 'request failed');
-    else if (status >= 500) request.log.warn({ err: (err as Error).message }, 'store unavailable');
-    void reply.code(status).type('application/json; charset=utf-8').send(errorBody(status, message));
+    else if (status >= 500 && !(err instanceof BusyError))
+      request.log.warn({ err: message }, 'request not served');
+    if (err instanceof BusyError) void reply.header('retry-after', String(err.retryAfterSeconds));
+    void reply
+      .code(status)
+      .type('application/json; charset=utf-8')
+      .send(errorBody(status, message, grpcCode));
   });
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;

@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from '../common/errors.js';
 import type { Page, PageRequest } from '../store/read/page.js';
 import { echo } from './errors.js';
+import { DEFAULT_LIMIT, MAX_OFFSET } from './limits.js';
 
 /**
  * `pagination.*` query parameters. A key is opaque base64: our own keys hold a JSON cursor (e.g.
@@ -21,9 +22,6 @@ export interface PaginationResponse {
   next_key: string | null;
   total: string;
 }
-
-export const DEFAULT_LIMIT = 100;
-export const MAX_LIMIT = 1000;
 
 /** Reads a decoded JSON cursor, or returns undefined when its fields do not fit the endpoint. */
 export type CursorReader<C> = (value: Record<string, unknown>) => C | undefined;
@@ -63,7 +61,12 @@ export function pageRequest<C>(query: PaginationQuery, read: CursorReader<C>): P
   if (key !== undefined && key !== '') {
     const decoded = decodeKey(key, read);
     after = decoded.cursor;
-    if (decoded.offset !== undefined) offset = decoded.offset;
+    if (decoded.offset !== undefined) {
+      if (decoded.offset > MAX_OFFSET) {
+        throw badKey(key, `an offset key of at most ${MAX_OFFSET}; walk further with next_key`);
+      }
+      offset = decoded.offset;
+    }
   }
   return {
     after,

@@ -1,7 +1,7 @@
 import type { RestClient } from '../chain/rest-client.js';
 import { errorMessage } from '../common/errors.js';
 import type { Logger } from '../common/logger.js';
-import { createLru } from './lru.js';
+import { createByteLru } from '../common/lru.js';
 
 export interface Proposer {
   moniker: string;
@@ -23,6 +23,9 @@ export interface ProposerDirectoryOptions {
   logger: Logger;
 }
 
+/** Bytes of REST answers an API process keeps per look-up cache. */
+export const LOOKUP_CACHE_BYTES = 4 * 1024 * 1024;
+
 /**
  * Block proposers' monikers from the chain REST (`/opinit/opchild/v1/validator/{valoper}`), kept
  * in an LRU. A block list must not fail because the REST does: a failed lookup answers the
@@ -30,7 +33,10 @@ export interface ProposerDirectoryOptions {
  * costs one timeout, not one per request.
  */
 export function createProposerDirectory(options: ProposerDirectoryOptions): ProposerDirectory {
-  const known = createLru<Proposer>(options.cacheSize);
+  const known = createByteLru<string, Proposer>({
+    maxBytes: LOOKUP_CACHE_BYTES,
+    maxEntries: options.cacheSize,
+  });
   const pending = new Map<string, Promise<Proposer>>();
   const retryAfterMs = options.retryAfterMs ?? 30_000;
   const fallback = (valoper: string): Proposer => ({ moniker: '', identity: '', operator_address: valoper });
@@ -52,7 +58,7 @@ export function createProposerDirectory(options: ProposerDirectoryOptions): Prop
         'proposer lookup failed; serving the operator address',
       );
       const proposer = fallback(valoper);
-      known.set(valoper, proposer, retryAfterMs);
+      known.set(valoper, proposer, { ttl: retryAfterMs });
       return proposer;
     }
   };

@@ -1,14 +1,20 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createLru } from './lru.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { createByteLru } from '../common/lru.js';
 
 /**
- * A short in-memory cache of successful answers, keyed by method and full URL (query order
- * matters, as in rollytics). Routes opt in with `config.cacheTtlMs`; answers carry
- * `X-Cache: hit|miss`. Lists live about a second, single items about ten.
+ * A short in-memory cache of successful answers. Routes opt in with `config.cacheTtlMs`; answers
+ * carry `X-Cache: hit|miss`. Lists live about a second, single items about ten.
+ *
+ * The key is the validated request, not its URL: the route, its path parameters and the query
+ * parameters its schema knows, in a fixed order, after defaults are applied. Parameters the API
+ * ignores neither make entries nor get past the cache, and the whole is bounded in bytes.
  */
 export interface ResponseCacheOptions {
   enabled: boolean;
-  size: number;
+  /** Most answers kept. */
+  maxEntries: number;
+  /** Most bytes of answers (and keys) kept. */
+  maxBytes: number;
   onResult?: (result: 'hit' | 'miss') => void;
 }
 
@@ -16,32 +22,59 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** How long this route's 200 answers may be served from the response cache. */
     cacheTtlMs?: number;
+    /** The query parameters of the route's schema, in key order (set when the route is added). */
+    cacheQuery?: string[];
   }
 }
 
-const served = new WeakSet<FastifyRequest>();
+const keys = new WeakMap<FastifyRequest, string>();
+
+/** The query parameter names a route's querystring schema declares, sorted. */
+function queryNames(route: RouteOptions): string[] {
+  const properties = (route.schema?.querystring as { properties?: Record<string, unknown> } | undefined)
+    ?.properties;
+  return properties ? Object.keys(properties).sort() : [];
+}
+
+function cacheKey(request: FastifyRequest): string {
+  const query = request.query as Record<string, unknown> | undefined;
+  const names = request.routeOptions.config.cacheQuery ?? [];
+  const parts: unknown[] = [request.routeOptions.url, request.params];
+  for (const name of names) parts.push(query?.[name] ?? null);
+  return JSON.stringify(parts);
+}
 
 export function installResponseCache(app: FastifyInstance, options: ResponseCacheOptions): void {
-  if (!options.enabled || options.size <= 0) return;
-  const cache = createLru<string>(options.size);
+  if (!options.enabled || options.maxEntries <= 0 || options.maxBytes <= 0) return;
+  const cache = createByteLru<string, string>({ maxBytes: options.maxBytes, maxEntries: options.maxEntries });
   const ttlOf = (request: FastifyRequest) =>
     request.method === 'GET' ? request.routeOptions.config?.cacheTtlMs : undefined;
 
-  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done) => {
-    if (ttlOf(request) === undefined) return done();
-    const body = cache.get(request.url);
-    if (body === undefined) return done();
-    served.add(request);
+  app.addHook('onRoute', (route) => {
+    if (route.config?.cacheTtlMs !== undefined) route.config.cacheQuery = queryNames(route);
+  });
+
+  // After validation: the key is made of the values the handler will see.
+  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (ttlOf(request) === undefined) return;
+    const key = cacheKey(request);
+    const body = cache.get(key);
+    if (body === undefined) {
+      keys.set(request, key);
+      return;
+    }
     options.onResult?.('hit');
-    void reply.header('x-cache', 'hit').type('application/json; charset=utf-8').send(body);
+    return reply.header('x-cache', 'hit').type('application/json; charset=utf-8').send(body);
   });
 
   app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done) => {
-    const ttl = ttlOf(request);
-    if (ttl === undefined || served.has(request)) return done(null, payload);
+    const key = keys.get(request);
+    if (key === undefined) return done(null, payload);
     void reply.header('x-cache', 'miss');
     options.onResult?.('miss');
-    if (reply.statusCode === 200 && typeof payload === 'string') cache.set(request.url, payload, ttl);
+    if (reply.statusCode === 200 && typeof payload === 'string') {
+      cache.set(key, payload, { ttl: ttlOf(request) });
+    }
     done(null, payload);
   });
 }

@@ -10,11 +10,18 @@ import type { Logger } from '../common/logger.js';
 import { createMetricsRegistry, type Registry } from '../common/metrics.js';
 import type { Db } from '../store/db.js';
 import { createRecordCache } from '../store/read/record-cache.js';
-import { type ApiCacheConfig, type CorsConfig, DEFAULT_CACHE } from './config.js';
+import {
+  type ApiCacheConfig,
+  type CorsConfig,
+  DEFAULT_CACHE,
+  DEFAULT_STORE_LIMITS,
+  type StoreLimits,
+} from './config.js';
 import type { ApiContext, ChainContext } from './context.js';
 import { corsOptions } from './cors.js';
 import { createDenomResolver } from './denoms.js';
 import { echo, frameworkError, installErrorHandlers, RULES } from './errors.js';
+import { createGate, gatedDb } from './gate.js';
 import { createApiMetrics, installRequestMetrics } from './metrics.js';
 import { createProposerDirectory } from './proposers.js';
 import { installResponseCache } from './response-cache.js';
@@ -30,6 +37,13 @@ import { registerTxRoutes } from './routes/txs.js';
 
 export interface ApiServerOptions {
   db: Db;
+  /**
+   * Connections of `db` the API's reads may hold at once (default 1); one more stays free for
+   * `/status`. For PostgreSQL: the pool size less one.
+   */
+  storeSlots?: number;
+  /** How long a read waits for a slot (`DB_WAIT_TIMEOUT`); the statement timeout is the Db's. */
+  storeLimits?: StoreLimits;
   chain: ChainContext;
   /** Chain REST for proposer monikers and (EVM) denom → ERC20; absent: no lookups. */
   restUrls?: string[];
@@ -136,8 +150,15 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     ? createRestClient(options.restUrls, { timeoutMs: options.restTimeoutMs ?? 2000 })
     : undefined;
   const logger = app.log as unknown as Logger;
+  const gate = createGate({
+    slots: Math.max(1, options.storeSlots ?? 1),
+    maxWaitMs: (options.storeLimits ?? DEFAULT_STORE_LIMITS).waitTimeoutMs,
+    maxWaiting: 1000,
+    resource: 'a store connection',
+  });
   const ctx: ApiContext = {
-    db: options.db,
+    db: gatedDb(options.db, gate),
+    statusDb: options.db,
     chain,
     proposers: createProposerDirectory({ rest, cacheSize: Math.max(cache.size, 100), logger }),
     denoms: createDenomResolver({ rest, cacheSize: Math.max(cache.size, 100) }),
@@ -160,7 +181,8 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   if (options.cors?.enabled) await app.register(cors, corsOptions(options.cors));
   installResponseCache(app, {
     enabled: cache.enabled,
-    size: cache.size,
+    maxEntries: cache.size,
+    maxBytes: (cache.responseMb ?? DEFAULT_CACHE.responseMb) * 1024 * 1024,
     onResult: (result) => metrics.cache.inc({ result }),
   });
 

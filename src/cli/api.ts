@@ -47,6 +47,7 @@ export async function startApi(config: ApiConfig, deps: StartApiDeps): Promise<S
       schema: config.db.schema,
       poolSize: config.db.poolSize,
       connectTimeoutMs: 5000,
+      statementTimeoutMs: config.db.statementTimeoutMs,
     });
     shutdown.add(() => opened.close());
     db = opened;
@@ -69,6 +70,9 @@ export async function startApi(config: ApiConfig, deps: StartApiDeps): Promise<S
 
   const server = await createApiServer({
     db,
+    // A PostgreSQL pool keeps one connection for /status; PGlite is one session either way.
+    storeSlots: db.backend === 'postgres' ? config.db.poolSize - 1 : 1,
+    storeLimits: config.db,
     chain,
     restUrls: config.restUrls,
     restTimeoutMs: config.restTimeoutMs,

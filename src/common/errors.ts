@@ -22,6 +22,8 @@ export interface BaseErrorOptions {
   /** HTTP status where the error crosses HTTP. */
   status?: number;
   retryable?: boolean;
+  /** gRPC code of the JSON error body; absent: the one of the HTTP status. */
+  grpcCode?: number;
 }
 
 /** The root of weft's error tree: a stable code, an HTTP status and whether a retry may help. */
@@ -30,12 +32,14 @@ export class BaseError extends Error {
   readonly code: string;
   readonly status: number;
   readonly retryable: boolean;
+  readonly grpcCode: number | undefined;
 
   constructor(code: string, message: string, options: BaseErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.status = options.status ?? 500;
     this.retryable = options.retryable ?? false;
+    this.grpcCode = options.grpcCode;
   }
 
   /** Walks the cause chain, returning the first error for which `fn` is true. */
@@ -80,6 +84,29 @@ export class UpstreamError extends BaseError {
   override name = 'UpstreamError';
   constructor(message: string, options: BaseErrorOptions & { code?: string } = {}) {
     super(options.code ?? 'WEFT_ERR_UPSTREAM', message, { retryable: true, status: 503, ...options });
+  }
+}
+
+/** More work than this process takes on right now: the caller should come back (HTTP 503 with Retry-After). */
+export class BusyError extends BaseError {
+  override name = 'BusyError';
+  constructor(
+    message: string,
+    readonly retryAfterSeconds = 1,
+  ) {
+    super('WEFT_ERR_BUSY', message, { status: 503, retryable: true });
+  }
+}
+
+/** A store query cancelled by the statement timeout: the same request would fail again. */
+export class QueryTooExpensiveError extends BaseError {
+  override name = 'QueryTooExpensiveError';
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super('WEFT_ERR_QUERY_TOO_EXPENSIVE', message, {
+      status: 503,
+      grpcCode: GrpcCode.RESOURCE_EXHAUSTED,
+      cause: options.cause,
+    });
   }
 }
 

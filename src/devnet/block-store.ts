@@ -1,5 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createByteLru } from '../common/lru.js';
 import type { BlockRecord } from './node.js';
 
 /** Where a chain keeps its committed blocks: in memory, or one JSON file per height in a state dir. */
@@ -28,26 +29,30 @@ export function createMemoryBlockStore(): BlockStore {
   };
 }
 
-/** A bounded cache in front of files; the newest blocks (the ones clients ask for most) stay parsed. */
-export function createFileBlockStore(dir: string, cacheSize = 512): BlockStore {
+/** Bytes of block JSON a file block store keeps parsed. */
+export const BLOCK_CACHE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A cache in front of files, bounded by the blocks' JSON size; the newest blocks (the ones clients
+ * ask for most) stay parsed.
+ */
+export function createFileBlockStore(dir: string, cacheBytes = BLOCK_CACHE_BYTES): BlockStore {
   const blocksDir = join(dir, 'blocks');
   mkdirSync(blocksDir, { recursive: true });
   const file = (height: number) => join(blocksDir, `${String(height).padStart(10, '0')}.json`);
-  const cache = new Map<number, BlockRecord>();
-  const remember = (record: BlockRecord) => {
-    cache.delete(record.height);
-    cache.set(record.height, record);
-    if (cache.size > cacheSize) cache.delete(cache.keys().next().value!);
-  };
+  const cache = createByteLru<number, BlockRecord>({ maxBytes: cacheBytes });
+  /** `bytes`: the length of the JSON the record was written or read as. */
+  const remember = (record: BlockRecord, bytes: number) => cache.set(record.height, record, { size: bytes });
   const heights = readdirSync(blocksDir)
     .filter((name) => /^\d{10}\.json$/.test(name))
     .map((name) => Number(name.slice(0, 10)))
     .sort((a, b) => a - b);
   let latest = heights.length === 0 ? 0 : heights[heights.length - 1]!;
 
-  const read = (height: number): BlockRecord | undefined => {
+  const read = (height: number): { record: BlockRecord; bytes: number } | undefined => {
     try {
-      return JSON.parse(readFileSync(file(height), 'utf8')) as BlockRecord;
+      const text = readFileSync(file(height), 'utf8');
+      return { record: JSON.parse(text) as BlockRecord, bytes: text.length };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw err;
@@ -58,26 +63,27 @@ export function createFileBlockStore(dir: string, cacheSize = 512): BlockStore {
     put(record) {
       // Write then rename, so a crash never leaves a half-written block behind.
       const tmp = `${file(record.height)}.tmp`;
-      writeFileSync(tmp, JSON.stringify(record));
+      const text = JSON.stringify(record);
+      writeFileSync(tmp, text);
       renameSync(tmp, file(record.height));
       latest = Math.max(latest, record.height);
-      remember(record);
+      remember(record, text.length);
     },
     get(height) {
       const hit = cache.get(height);
       if (hit) return hit;
       if (height < 1 || height > latest) return undefined;
-      const record = read(height);
-      if (record) remember(record);
-      return record;
+      const stored = read(height);
+      if (stored) remember(stored.record, stored.bytes);
+      return stored?.record;
     },
     get latest() {
       return latest;
     },
     *replay() {
       for (const height of heights) {
-        const record = read(height);
-        if (record) yield record;
+        const stored = read(height);
+        if (stored) yield stored.record;
       }
     },
   };

@@ -53,6 +53,11 @@ export interface OpenDbOptions {
   poolSize?: number;
   /** How long to wait for a PostgreSQL connection before failing as unavailable (default 10 s). */
   connectTimeoutMs?: number;
+  /**
+   * PostgreSQL cancels any statement running longer (default: no limit); the query then fails with
+   * `QueryTooExpensiveError`. PGlite runs statements to the end (no timer inside its WASM).
+   */
+  statementTimeoutMs?: number;
 }
 
 export const DEFAULT_DATA_DIR = '.weft/pglite';
@@ -68,6 +73,7 @@ export async function openDb(options: OpenDbOptions = {}): Promise<Db> {
       schema: options.schema,
       poolSize: options.poolSize ?? 10,
       connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
+      statementTimeoutMs: options.statementTimeoutMs ?? 0,
     });
   }
   return openPglite({ dataDir: options.dataDir ?? DEFAULT_DATA_DIR, schema: options.schema });

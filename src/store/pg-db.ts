@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { BaseError, UpstreamError } from '../common/errors.js';
+import { BaseError, QueryTooExpensiveError, UpstreamError } from '../common/errors.js';
 import type { Db } from './db.js';
 import { Oid, parseTimestamp } from './pg-text.js';
 import { assertSchemaName } from './schema-name.js';
@@ -10,6 +10,8 @@ export interface PostgresOptions {
   schema: string | undefined;
   poolSize: number;
   connectTimeoutMs: number;
+  /** Cancels any statement running longer (0: no limit). */
+  statementTimeoutMs: number;
 }
 
 const types = {
@@ -45,8 +47,19 @@ export function isUnavailable(err: unknown): boolean {
   return UNAVAILABLE_MESSAGES.test(err.message);
 }
 
-function translate(err: unknown): unknown {
-  if (err instanceof BaseError || !isUnavailable(err)) return err;
+/** SQLSTATE of a statement cancelled, here by `statement_timeout`. */
+const QUERY_CANCELED = '57014';
+
+function translate(err: unknown, options?: PostgresOptions): unknown {
+  if (err instanceof BaseError) return err;
+  if ((err as { code?: unknown }).code === QUERY_CANCELED && options?.statementTimeoutMs) {
+    return new QueryTooExpensiveError(
+      `query too expensive: the store stopped it at the ${options.statementTimeoutMs} ms statement timeout ` +
+        '(page with pagination.key, the next_key of the previous page, instead of a deep offset)',
+      { cause: err },
+    );
+  }
+  if (!isUnavailable(err)) return err;
   return new UpstreamError(`database unavailable: ${(err as Error).message || (err as Error).name}`, {
     code: 'WEFT_ERR_STORE_UNAVAILABLE',
     cause: err,
@@ -62,6 +75,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
 function createPool(options: PostgresOptions, schema: string | undefined): pg.Pool {
   const settings = ['-c TimeZone=UTC'];
   if (schema) settings.push(`-c search_path=${schema}`);
+  if (options.statementTimeoutMs > 0) settings.push(`-c statement_timeout=${options.statementTimeoutMs}`);
   const pool = new pg.Pool({
     connectionString: options.dsn,
     max: options.poolSize,
@@ -109,7 +123,7 @@ function poolDb(pool: pg.Pool, options: PostgresOptions, schema: string): Db {
       try {
         return (await pool.query(queryConfig(sql, params))).rows as T[];
       } catch (err) {
-        throw translate(err);
+        throw translate(err, options);
       }
     },
     async exec(sql) {
@@ -131,7 +145,7 @@ function poolDb(pool: pg.Pool, options: PostgresOptions, schema: string): Db {
       client.on('error', onError);
       try {
         await client.query('BEGIN');
-        const result = await fn(clientDb(client, schema));
+        const result = await fn(clientDb(client, schema, options));
         await client.query('COMMIT');
         return result;
       } catch (err) {
@@ -140,7 +154,7 @@ function poolDb(pool: pg.Pool, options: PostgresOptions, schema: string): Db {
         } catch (rollbackErr) {
           broken = rollbackErr;
         }
-        throw translate(err);
+        throw translate(err, options);
       } finally {
         client.off('error', onError);
         client.release(broken === undefined ? undefined : (broken as Error));
@@ -159,7 +173,7 @@ function poolDb(pool: pg.Pool, options: PostgresOptions, schema: string): Db {
   return db;
 }
 
-function clientDb(client: pg.PoolClient, schema: string): Db {
+function clientDb(client: pg.PoolClient, schema: string, options: PostgresOptions): Db {
   const db: Db = {
     backend: 'postgres',
     schema,
@@ -167,7 +181,7 @@ function clientDb(client: pg.PoolClient, schema: string): Db {
       try {
         return (await client.query(queryConfig(sql, params))).rows as T[];
       } catch (err) {
-        throw translate(err);
+        throw translate(err, options);
       }
     },
     async exec(sql) {

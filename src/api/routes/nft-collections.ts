@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { NotFoundError } from '../../common/errors.js';
+import { InvalidArgumentError, NotFoundError } from '../../common/errors.js';
 import { collectionNameKey } from '../../store/collection-name.js';
 import {
   type CollectionRow,
@@ -12,6 +12,7 @@ import {
 } from '../../store/read/collections.js';
 import type { Page } from '../../store/read/page.js';
 import type { ApiContext } from '../context.js';
+import { echo } from '../errors.js';
 import { collectionCursor, type PaginationQuery, pageRequest, paginationOf } from '../pagination.js';
 import { parseAccount, parseCollectionAddress } from '../params.js';
 import { bech32, hex0x } from '../render.js';
@@ -82,15 +83,23 @@ export function registerCollectionRoutes(instance: FastifyInstance, ctx: ApiCont
   );
 
   const byName = async (name: string, query: PaginationQuery) => {
+    const key = collectionNameKey(name);
+    // rollytics matches every collection here; a search for nothing is a mistake worth saying.
+    if (key === '') {
+      throw new InvalidArgumentError(
+        `invalid value for name: ${echo(name)} (must contain a letter or a digit)`,
+      );
+    }
     const page = pageRequest(query, collectionCursor);
-    return answer(await collectionsByName(ctx.db, collectionNameKey(name), page), page);
+    return answer(await collectionsByName(ctx.db, key, page), page);
   };
   const byNameSchema = {
     tags: TAGS,
     summary: 'NFT collections by name',
     description:
       'Collections whose name or origin name contains the given text, compared in lower case with everything but ' +
-      `letters and digits removed. URL-encode a name with "/" or spaces. ${ORDER}`,
+      'letters and digits removed (a name with no letter or digit is a 400). URL-encode a name with "/" or ' +
+      `spaces. ${ORDER}`,
     querystring: Type.Object(paginationQuery),
     response,
   };

@@ -20,7 +20,7 @@ export function registerStatusRoutes(app: FastifyInstance, ctx: ApiContext): voi
       },
     },
     async () => {
-      const heights = await indexedHeights(ctx.db);
+      const heights = await indexedHeights(ctx.statusDb);
       const evm = chain.vm === 'evm';
       return {
         version: ctx.build.version,

@@ -1,5 +1,5 @@
 import { type Static, type TSchema, Type } from 'typebox';
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../pagination.js';
+import { DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET } from '../limits.js';
 
 /** OpenAPI 3.0's `nullable` (Ajv and fast-json-stringify read it too; an anyOf would be slower to serialise). */
 export const nullable = <T extends TSchema>(schema: T) =>
@@ -41,8 +41,8 @@ export const paginationQuery = {
   'pagination.offset': Type.Optional(
     Type.Integer({
       minimum: 0,
-      maximum: Number.MAX_SAFE_INTEGER,
-      description: 'Rows to skip (from the start, or after pagination.key). Keys are cheaper for deep pages.',
+      maximum: MAX_OFFSET,
+      description: `Rows to skip (from the start, or after pagination.key), at most ${MAX_OFFSET}. Keys cost the same at any depth: walk deeper with next_key.`,
     }),
   ),
   'pagination.limit': Type.Optional(

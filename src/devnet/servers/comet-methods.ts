@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { cached, type Lru } from '../../common/lru.js';
 import type { ChainNode, CheckTxResult } from '../node.js';
 import { internalError } from './comet-errors.js';
 import type { MethodParams } from './comet-params.js';
 import type { Faults } from './faults.js';
 import { base64ToUpperHex } from './gateway-json.js';
-import { cached, type LruCache } from './lru.js';
 import { APP_VERSION, appName, COMET_VERSION, nodeId, P2P_CHANNELS_HEX } from './node-facts.js';
 import { parseTxQuery, QuerySyntaxError, searchTxs } from './tx-query.js';
 
@@ -20,7 +20,7 @@ export interface CometContext {
   node: ChainNode;
   faults: Faults;
   /** Serialised results by `<kind>:<height>`. */
-  cache: LruCache<string>;
+  cache: Lru<string, string>;
   /** `tcp://host:port` of the RPC server, for `/status`. */
   rpcAddress(): string;
 }

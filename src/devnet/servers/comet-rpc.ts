@@ -15,11 +15,10 @@ import { createFaults } from './faults.js';
 import {
   acceptRawBodies,
   createHttpApp,
-  DEFAULT_CACHE_SIZE,
   type NodeServerOptions,
+  responseCache,
   serverAddress,
 } from './http-app.js';
-import { createLruCache } from './lru.js';
 
 /**
  * CometBFT v0.38 RPC: URI calls (`GET /block?height=5`, answered with `id: -1`) and JSON-RPC 2.0 POSTs to
@@ -63,7 +62,7 @@ export function createCometRpcServer(node: ChainNode, options: NodeServerOptions
   const ctx: CometContext = {
     node,
     faults: options.faults ?? createFaults(),
-    cache: createLruCache(options.cacheSize ?? DEFAULT_CACHE_SIZE),
+    cache: responseCache(options),
     rpcAddress: () => serverAddress(app, 'tcp') ?? 'tcp://127.0.0.1:26657',
   };
 

@@ -1,3 +1,4 @@
+import { cached } from '../../common/lru.js';
 import { type EthContext, tagHeight } from './eth-context.js';
 import { EthRpcError, serverError } from './eth-errors.js';
 import {
@@ -13,7 +14,6 @@ import {
   toQuantity,
   traceConfig,
 } from './eth-params.js';
-import { cached } from './lru.js';
 
 /**
  * The EVM JSON-RPC methods over committed blocks: blocks, txs, receipts, logs and callTracer traces. They

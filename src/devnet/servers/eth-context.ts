@@ -1,8 +1,8 @@
+import type { Lru } from '../../common/lru.js';
 import type { BlockRecord, ChainNode, EvmNode } from '../node.js';
 import { EthRpcError, serverError } from './eth-errors.js';
 import type { BlockTag } from './eth-params.js';
 import type { Faults } from './faults.js';
-import type { LruCache } from './lru.js';
 
 /** What the EVM JSON-RPC methods share: the chain, its EVM, a cache of serialised results, block hashes. */
 export interface EthContext {
@@ -10,7 +10,7 @@ export interface EthContext {
   evm: EvmNode;
   faults: Faults;
   /** Serialised results by `<kind>:<height>`. */
-  cache: LruCache<string>;
+  cache: Lru<string, string>;
   earliest(): number;
   latest(): number;
   /** The served block at `height` that has Ethereum views, if any. */
@@ -26,7 +26,7 @@ export function createEthContext(
   node: ChainNode,
   evm: EvmNode,
   faults: Faults,
-  cache: LruCache<string>,
+  cache: Lru<string, string>,
 ): EthContext {
   const moduleIndex = (evm as BlockHashIndex).heightByBlockHash?.bind(evm);
   // Otherwise block hashes are indexed here as far as blocks have been asked for; a miss indexes up to the head.

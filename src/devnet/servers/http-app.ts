@@ -1,16 +1,21 @@
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from '../../common/logger.js';
+import { createByteLru } from '../../common/lru.js';
 import { type Faults, installFaults } from './faults.js';
 
 export interface NodeServerOptions {
   /** Shared by the servers of a chain so a test can change them at run time. */
   faults?: Faults;
   logger?: Logger;
-  /** Serialised responses kept per server (by height and kind). */
-  cacheSize?: number;
+  /** Bytes of serialised responses kept per server (by height and kind). */
+  cacheBytes?: number;
 }
 
-export const DEFAULT_CACHE_SIZE = 2048;
+export const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
+
+/** A node server's cache of serialised answers, bounded in bytes. */
+export const responseCache = (options: NodeServerOptions) =>
+  createByteLru<string, string>({ maxBytes: options.cacheBytes ?? DEFAULT_CACHE_BYTES });
 
 /**
  * A Fastify instance as every node surface wants it: no per-request logging (the RPC server is the

@@ -18,7 +18,7 @@ export interface NodeServersOptions {
   ports?: { rpc?: number; rest?: number; jsonRpc?: number };
   faults?: Partial<FaultOptions>;
   logger?: Logger;
-  cacheSize?: number;
+  cacheBytes?: number;
   /** REST `txs/block/{h}` answers `next_key: null` as the real SDK does. */
   nullNextKey?: boolean;
 }
@@ -37,7 +37,7 @@ export async function startNodeServers(
 ): Promise<NodeServers> {
   const host = options.host ?? '127.0.0.1';
   const faults = createFaults(options.faults);
-  const shared = { faults, logger: options.logger, cacheSize: options.cacheSize };
+  const shared = { faults, logger: options.logger, cacheBytes: options.cacheBytes };
   const apps: FastifyInstance[] = [];
   const listen = async (app: FastifyInstance, port: number | undefined) => {
     apps.push(app);

@@ -5,8 +5,7 @@ import { createEthContext } from './eth-context.js';
 import { EthRpcError, methodNotFoundError } from './eth-errors.js';
 import { ETH_STATE_METHODS } from './eth-state.js';
 import { createFaults } from './faults.js';
-import { acceptRawBodies, createHttpApp, DEFAULT_CACHE_SIZE, type NodeServerOptions } from './http-app.js';
-import { createLruCache } from './lru.js';
+import { acceptRawBodies, createHttpApp, type NodeServerOptions, responseCache } from './http-app.js';
 
 /**
  * The EVM JSON-RPC of the EVM rollup (minievm's `eth`, `net`, `web3`, `debug` and `cosmos` namespaces),
@@ -27,12 +26,7 @@ export function createJsonRpcServer(node: ChainNode, options: NodeServerOptions 
   if (!evm) throw new Error(`chain ${node.info.chainId} has no EVM: it serves no EVM JSON-RPC`);
   const app = createHttpApp('json-rpc', options);
   acceptRawBodies(app);
-  const ctx = createEthContext(
-    node,
-    evm,
-    options.faults ?? createFaults(),
-    createLruCache(options.cacheSize ?? DEFAULT_CACHE_SIZE),
-  );
+  const ctx = createEthContext(node, evm, options.faults ?? createFaults(), responseCache(options));
 
   /** One call; `undefined` for a notification (no id), which geth runs without answering. */
   const callOne = async (message: unknown): Promise<string | undefined> => {

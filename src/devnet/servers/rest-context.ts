@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { addressBytes, toBech32 } from '../../chain/address.js';
 import { GrpcCode } from '../../common/errors.js';
+import { createByteLru, type Lru } from '../../common/lru.js';
 import type { ChainNode } from '../node.js';
 import { createFaults, type Faults } from './faults.js';
 import {
@@ -11,8 +12,7 @@ import {
   sdkError,
   unknownError,
 } from './gateway-errors.js';
-import { DEFAULT_CACHE_SIZE, type NodeServerOptions } from './http-app.js';
-import { createLruCache, type LruCache } from './lru.js';
+import { DEFAULT_CACHE_BYTES, type NodeServerOptions, responseCache } from './http-app.js';
 
 /** What the REST routes share: the chain, its caches, and the SDK's handling of heights, addresses, bodies. */
 
@@ -21,13 +21,20 @@ export interface RestServerOptions extends NodeServerOptions {
   nullNextKey?: boolean;
 }
 
+/** A block's REST rendering, kept so pages of its txs do not render it again. */
+export interface BlockTxs {
+  blockId: string;
+  block: string;
+  txs: string[];
+}
+
 export interface RestContext {
   node: ChainNode;
   faults: Faults;
   /** Serialised responses by `<kind>:<height>`. */
-  cache: LruCache<string>;
+  cache: Lru<string, string>;
   /** The pieces of `txs/block/{h}`, serialised once and spliced per page. */
-  blockTxs: LruCache<{ blockId: string; block: string; txs: string[] }>;
+  blockTxs: Lru<string, BlockTxs>;
   options: RestServerOptions;
   /** The height a state query reads: the `x-cosmos-block-height` header, checked as the SDK checks it. */
   stateHeight(request: FastifyRequest, reply: FastifyReply): number;
@@ -48,8 +55,12 @@ export function createRestContext(node: ChainNode, options: RestServerOptions): 
   return {
     node,
     faults,
-    cache: createLruCache(options.cacheSize ?? DEFAULT_CACHE_SIZE),
-    blockTxs: createLruCache(options.cacheSize ?? DEFAULT_CACHE_SIZE),
+    cache: responseCache(options),
+    blockTxs: createByteLru<string, BlockTxs>({
+      maxBytes: options.cacheBytes ?? DEFAULT_CACHE_BYTES,
+      sizeOf: (parts) =>
+        parts.blockId.length + parts.block.length + parts.txs.reduce((n, tx) => n + tx.length, 0),
+    }),
     options,
     stateHeight(request, reply) {
       const latest = node.latestHeight();

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { cached } from '../../common/lru.js';
 import type { BlockRecord, CheckTxResult } from '../node.js';
 import { decodeBase64 } from './comet-params.js';
 import { invalidArgument, invalidHeight, invalidRequest, notFound, unknownError } from './gateway-errors.js';
@@ -11,7 +12,6 @@ import {
   sdkEvents,
   txResponseJson,
 } from './gateway-json.js';
-import { cached } from './lru.js';
 import {
   APP_VERSION,
   appName,

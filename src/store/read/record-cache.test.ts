@@ -36,7 +36,7 @@ describe('record cache', () => {
   });
 
   it('keeps the families apart, skips records larger than itself, and expires entries', () => {
-    let now = 0;
+    let now = 1;
     const cache = createRecordCache({ maxChars: 100, ttlMs: 1000, now: () => now });
     cache.set('tx', 1, '{"cosmos":1}');
     cache.set('evm_tx', 1, '{"evm":1}');
@@ -44,7 +44,7 @@ describe('record cache', () => {
     expect(cache.get('tx', 1)).toBe('{"cosmos":1}');
     expect(cache.get('evm_tx', 1)).toBe('{"evm":1}');
     expect(cache.get('tx', 2)).toBeUndefined();
-    now = 1000;
+    now = 1002; // lru-cache: stale once older than the TTL
     expect(cache.get('tx', 1)).toBeUndefined();
     expect(cache.size).toBe('{"evm":1}'.length);
   });

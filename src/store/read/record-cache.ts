@@ -1,3 +1,5 @@
+import { createByteLru } from '../../common/lru.js';
+
 /**
  * Stored tx and EVM tx records by sequence, kept in the reading process. A record never changes once
  * its batch is committed, so a page reads its keys (and total) from the store and only the records
@@ -27,67 +29,23 @@ export interface RecordCacheOptions {
 
 const DEFAULT_TTL_MS = 5 * 60_000;
 
+/** Both families in one cache, keyed by number (no key strings built per read): the low bit is the family. */
+const keyOf = (table: RecordTable, sequence: number) => sequence * 2 + (table === 'tx' ? 0 : 1);
+
 export function createRecordCache(options: RecordCacheOptions): RecordCache {
-  const ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
-  const now = options.now ?? Date.now;
-  // One map per family keyed by sequence (no key strings to build on every read). Each map's order
-  // is its recency order (a hit re-inserts); a clock across both says which family's oldest goes.
-  const families: Record<RecordTable, Map<number, Entry>> = { tx: new Map(), evm_tx: new Map() };
-  let size = 0;
-  let clock = 0;
-
-  const drop = (entries: Map<number, Entry>, sequence: number, entry: Entry) => {
-    entries.delete(sequence);
-    size -= entry.json.length;
-  };
-
-  /** The least recently used entry of either family. */
-  const oldest = (): [Map<number, Entry>, number, Entry] | undefined => {
-    let found: [Map<number, Entry>, number, Entry] | undefined;
-    for (const entries of Object.values(families)) {
-      const first = entries.entries().next();
-      if (!first.done && (!found || first.value[1].used < found[2].used))
-        found = [entries, first.value[0], first.value[1]];
-    }
-    return found;
-  };
-
+  const records = createByteLru<number, string>({
+    maxBytes: options.maxChars,
+    sizeOf: (json) => json.length,
+    ttlMs: options.ttlMs ?? DEFAULT_TTL_MS,
+    now: options.now,
+  });
   return {
-    get(table, sequence) {
-      const entries = families[table];
-      const entry = entries.get(sequence);
-      if (!entry) return undefined;
-      if (entry.expires <= now()) {
-        drop(entries, sequence, entry);
-        return undefined;
-      }
-      entries.delete(sequence);
-      entry.used = ++clock;
-      entries.set(sequence, entry);
-      return entry.json;
-    },
+    get: (table, sequence) => records.get(keyOf(table, sequence)),
     set(table, sequence, json) {
-      if (json.length > options.maxChars) return;
-      const entries = families[table];
-      const old = entries.get(sequence);
-      if (old) drop(entries, sequence, old);
-      entries.set(sequence, { json, expires: now() + ttlMs, used: ++clock });
-      size += json.length;
-      while (size > options.maxChars) {
-        const victim = oldest();
-        if (!victim) break;
-        drop(...victim);
-      }
+      records.set(keyOf(table, sequence), json);
     },
     get size() {
-      return size;
+      return records.calculatedSize;
     },
   };
-}
-
-interface Entry {
-  json: string;
-  expires: number;
-  /** When it was last set or read (a counter). */
-  used: number;
 }
