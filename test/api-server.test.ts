@@ -57,6 +57,48 @@ describe('response cache', () => {
     );
   });
 
+  it('keys answers on the validated request: ignored parameters, their order and defaults make no new entry', async () => {
+    const first = await api.app.inject('/indexer/tx/v1/txs?pagination.limit=3&pagination.reverse=false');
+    expect(first.headers['x-cache']).toBe('miss');
+    for (const url of [
+      '/indexer/tx/v1/txs?pagination.reverse=false&pagination.limit=3',
+      '/indexer/tx/v1/txs?pagination.limit=3&pagination.reverse=false&x1=1',
+      '/indexer/tx/v1/txs?junk=a&pagination.limit=3&pagination.reverse=0&more=b',
+      '/indexer/tx/v1/txs?pagination.limit=3&pagination.reverse=false&pagination.count_total=true',
+    ]) {
+      const answer = await api.app.inject(url);
+      expect([url, answer.headers['x-cache'], answer.body]).toEqual([url, 'hit', first.body]);
+    }
+    // The default limit (100) and an explicit 100 are one request.
+    expect((await api.app.inject('/indexer/tx/v1/txs?pagination.limit=100')).headers['x-cache']).toBe('miss');
+    expect((await api.app.inject('/indexer/tx/v1/txs?y=2')).headers['x-cache']).toBe('hit');
+    // Path parameters are part of the key.
+    const one = await api.app.inject('/indexer/block/v1/blocks/1');
+    const two = await api.app.inject('/indexer/block/v1/blocks/2');
+    expect([one.headers['x-cache'], two.headers['x-cache']]).toEqual(['miss', 'miss']);
+    expect(JSON.parse(two.body).block.height).toBe('2');
+  });
+
+  it('holds no more answers than its byte bound', async () => {
+    const small = await createApiServer({
+      db,
+      chain: CHAIN,
+      // 0.05 MB: a handful of 5-tx pages of this store.
+      cache: { enabled: true, size: 100, responseMb: 0.05, listTtlMs: 60_000, itemTtlMs: 60_000 },
+    });
+    try {
+      const page = (offset: number) => `/indexer/tx/v1/txs?pagination.limit=5&pagination.offset=${offset}`;
+      const bytes = (await small.app.inject(page(0))).body.length;
+      const fits = Math.floor((0.05 * 1024 * 1024) / bytes);
+      for (let offset = 1; offset <= fits + 5; offset += 1) await small.app.inject(page(offset));
+      // The first page was pushed out; the newest ones are still there.
+      expect((await small.app.inject(page(0))).headers['x-cache']).toBe('miss');
+      expect((await small.app.inject(page(fits + 5))).headers['x-cache']).toBe('hit');
+    } finally {
+      await small.close();
+    }
+  });
+
   it('does not cache errors', async () => {
     for (let i = 0; i < 2; i += 1) {
       const answer = await api.app.inject('/indexer/block/v1/blocks/999');

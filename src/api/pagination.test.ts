@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_OFFSET } from './limits.js';
 import { encodeKey, pageRequest, paginationOf, sequenceCursor, tokenCursor } from './pagination.js';
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
@@ -35,6 +36,15 @@ describe('pageRequest', () => {
     expect(
       pageRequest({ 'pagination.key': b64('200'), 'pagination.offset': 7 }, sequenceCursor),
     ).toMatchObject({ after: undefined, offset: 200 });
+  });
+
+  it('refuses offset keys deeper than the deepest offset', () => {
+    expect(pageRequest({ 'pagination.key': b64(String(MAX_OFFSET)) }, sequenceCursor)).toMatchObject({
+      offset: MAX_OFFSET,
+    });
+    expect(() => pageRequest({ 'pagination.key': b64(String(MAX_OFFSET + 1)) }, sequenceCursor)).toThrow(
+      /invalid value for pagination.key: .* \(an offset key of at most 100000; walk further with next_key\)/,
+    );
   });
 
   it('refuses keys that are not base64, not JSON, or not this list’s', () => {

@@ -32,9 +32,9 @@ export function createByteLru<K extends {}, V extends {}>(options: ByteLruOption
   const sizeOf = options.sizeOf ?? ((value: V, key: K) => approximateBytes(key) + approximateBytes(value));
   return new LRUCache<K, V>({
     // lru-cache needs a positive bound; callers that want no cache make none.
-    maxSize: Math.max(1, options.maxBytes),
+    maxSize: Math.max(1, Math.floor(options.maxBytes)),
     ...(options.maxEntries ? { max: options.maxEntries } : {}),
-    maxEntrySize: Math.max(1, options.maxBytes),
+    maxEntrySize: Math.max(1, Math.floor(options.maxBytes)),
     sizeCalculation: (value, key) => Math.max(1, sizeOf(value, key)),
     ...(options.ttlMs === undefined ? {} : { ttl: options.ttlMs }),
     ...(options.now ? { perf: { now: options.now }, ttlResolution: 0 } : {}),

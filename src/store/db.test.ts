@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { UpstreamError } from '../common/errors.js';
+import { QueryTooExpensiveError, UpstreamError } from '../common/errors.js';
 import { openDb } from './db.js';
 import { schemaForChain } from './schema-name.js';
 import { testBackends, useTestDb } from './test-support/backends.js';
@@ -103,6 +103,19 @@ describe.each(backends)('Db on %s', (backend) => {
 
 describe.skipIf(!backends.includes('postgres'))('Db on an unavailable PostgreSQL', () => {
   const testDb = useTestDb('postgres');
+
+  it('stops a statement at the statement timeout as a query too expensive, and keeps serving', async () => {
+    const db = await openDb({ dsn: testDb.dsn(), statementTimeoutMs: 50 });
+    try {
+      const failure = await db.query('SELECT pg_sleep(2)').catch((err: unknown) => err);
+      expect(failure).toBeInstanceOf(QueryTooExpensiveError);
+      expect(failure).toMatchObject({ code: 'WEFT_ERR_QUERY_TOO_EXPENSIVE', status: 503, grpcCode: 8 });
+      expect((failure as Error).message).toMatch(/^query too expensive: .* 50 ms statement timeout/);
+      expect(await db.query<{ one: number }>('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+    } finally {
+      await db.close();
+    }
+  });
 
   it('reports a server that does not answer as a retryable 503', async () => {
     const server = createServer();
