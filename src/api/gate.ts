@@ -89,6 +89,7 @@ export function gatedDb(db: Db, gate: Gate): Db {
   return {
     backend: db.backend,
     schema: db.schema,
+    connections: db.connections,
     query: <T>(sql: string, params?: readonly unknown[]) => gate.run(() => db.query<T>(sql, params)),
     exec: (sql) => gate.run(() => db.exec(sql)),
     transaction: <T>(fn: (tx: Db) => Promise<T>) => gate.run(() => db.transaction(fn)),

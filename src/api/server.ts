@@ -37,10 +37,7 @@ import { registerTxRoutes } from './routes/txs.js';
 
 export interface ApiServerOptions {
   db: Db;
-  /**
-   * Connections of `db` the API's reads may hold at once (default 1); one more stays free for
-   * `/status`. For PostgreSQL: the pool size less one.
-   */
+  /** Statements the API's reads may run at once (default: all of `db`'s connections but one, kept for `/status`). */
   storeSlots?: number;
   /** How long a read waits for a slot (`DB_WAIT_TIMEOUT`); the statement timeout is the Db's. */
   storeLimits?: StoreLimits;
@@ -151,7 +148,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     : undefined;
   const logger = app.log as unknown as Logger;
   const gate = createGate({
-    slots: Math.max(1, options.storeSlots ?? 1),
+    slots: Math.max(1, options.storeSlots ?? options.db.connections - 1),
     maxWaitMs: (options.storeLimits ?? DEFAULT_STORE_LIMITS).waitTimeoutMs,
     maxWaiting: 1000,
     resource: 'a store connection',

@@ -70,8 +70,6 @@ export async function startApi(config: ApiConfig, deps: StartApiDeps): Promise<S
 
   const server = await createApiServer({
     db,
-    // A PostgreSQL pool keeps one connection for /status; PGlite is one session either way.
-    storeSlots: db.backend === 'postgres' ? config.db.poolSize - 1 : 1,
     storeLimits: config.db,
     chain,
     restUrls: config.restUrls,

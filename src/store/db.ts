@@ -28,6 +28,8 @@ export interface Db {
   readonly backend: Backend;
   /** The schema every unqualified name resolves to (`public` unless one was chosen). */
   readonly schema: string;
+  /** Statements it can run at once: the pool size on PostgreSQL, 1 on PGlite and in a transaction. */
+  readonly connections: number;
   query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
   /** Runs a script of several statements (no parameters), e.g. a migration. */
   exec(sql: string): Promise<void>;

@@ -119,6 +119,7 @@ function poolDb(pool: pg.Pool, options: PostgresOptions, schema: string): Db {
   const db: Db = {
     backend: 'postgres',
     schema,
+    connections: options.poolSize,
     async query<T>(sql: string, params?: readonly unknown[]) {
       try {
         return (await pool.query(queryConfig(sql, params))).rows as T[];
@@ -177,6 +178,7 @@ function clientDb(client: pg.PoolClient, schema: string, options: PostgresOption
   const db: Db = {
     backend: 'postgres',
     schema,
+    connections: 1,
     async query<T>(sql: string, params?: readonly unknown[]) {
       try {
         return (await client.query(queryConfig(sql, params))).rows as T[];

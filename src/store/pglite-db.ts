@@ -60,6 +60,7 @@ function sharedDb(instance: Instance, schema: string, owner: boolean): Db {
   return {
     backend: 'pglite',
     schema,
+    connections: 1,
     query: <T>(sql: string, params?: readonly unknown[]) =>
       inTurn(instance, schema, async () => (await pglite.query<T>(sql, params as unknown[])).rows),
     exec: (sql) => inTurn(instance, schema, async () => void (await pglite.exec(sql))),
@@ -80,6 +81,7 @@ function transactionDb(tx: Transaction, schema: string): Db {
   const db: Db = {
     backend: 'pglite',
     schema,
+    connections: 1,
     query: async <T>(sql: string, params?: readonly unknown[]) =>
       (await tx.query<T>(sql, params as unknown[])).rows,
     exec: async (sql) => void (await tx.exec(sql)),
