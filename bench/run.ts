@@ -4,6 +4,8 @@
  */
 const benches: Record<string, () => Promise<{ run: (argv: string[]) => Promise<unknown> }>> = {
   devnet: () => import('./devnet.js'),
+  evm: () => import('./evm.js'),
+  follow: () => import('./follow.js'),
   ingest: () => import('./ingest.js'),
   api: () => import('./api.js'),
   store: () => import('./store.js'),

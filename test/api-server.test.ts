@@ -3,6 +3,7 @@ import { resolveChain } from '../src/api/chain-context.js';
 import { loadApiConfig } from '../src/api/config.js';
 import { createApiMetrics } from '../src/api/metrics.js';
 import { type ApiServer, createApiServer } from '../src/api/server.js';
+import { buildInfo } from '../src/common/build.js';
 import { ConfigError } from '../src/common/errors.js';
 import { createMetricsRegistry, serveMetrics } from '../src/common/metrics.js';
 import { type Db, openDb } from '../src/store/db.js';
@@ -185,6 +186,12 @@ describe('request ids, metrics and OpenAPI', () => {
     api = await createApiServer({ db, chain: CHAIN, registry });
   });
   afterAll(() => api.close());
+
+  it("reports the running build's version and commit in /status", async () => {
+    const body = JSON.parse((await api.app.inject('/status')).body);
+    expect(body).toMatchObject({ version: buildInfo().version, commit_hash: buildInfo().commitHash });
+    expect(body.commit_hash).toMatch(/^([0-9a-f]{40}|unknown)$/);
+  });
 
   it('echoes a sane x-request-id and makes one otherwise', async () => {
     expect(

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
 import { createRestClient } from '../chain/rest-client.js';
+import { type BuildInfo, buildInfo } from '../common/build.js';
 import { InvalidArgumentError } from '../common/errors.js';
 import type { Logger } from '../common/logger.js';
 import { createMetricsRegistry, type Registry } from '../common/metrics.js';
@@ -50,7 +50,7 @@ export interface ApiServerOptions {
   logger?: Logger;
   /** Request metrics go here (the CLI serves it); absent: a private registry. */
   registry?: Registry;
-  build?: { version: string; commitHash: string };
+  build?: BuildInfo;
   /** Adds routes of the embedding program (e.g. a landing page, a benchmark's baseline) before start. */
   configure?: (app: FastifyInstance) => void;
 }
@@ -116,13 +116,6 @@ function normaliseRequest(request: FastifyRequest): void {
 const recordCache = (megabytes: number) =>
   megabytes > 0 ? createRecordCache({ maxChars: megabytes * 1024 * 1024 }) : undefined;
 
-export function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return `v${pkg.version}`;
-}
-
 export async function createApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const { chain } = options;
   const cache: ApiCacheConfig = options.cache ?? DEFAULT_CACHE;
@@ -161,10 +154,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     denoms: createDenomResolver({ rest, cacheSize: Math.max(cache.size, 100) }),
     ttl: { listMs: cache.listTtlMs, itemMs: cache.itemTtlMs },
     records: recordCache(cache.recordMb ?? DEFAULT_CACHE.recordMb),
-    build: options.build ?? {
-      version: packageVersion(),
-      commitHash: process.env.WEFT_COMMIT_HASH ?? 'unknown',
-    },
+    build: options.build ?? buildInfo(),
   };
 
   const metrics = createApiMetrics(options.registry ?? createMetricsRegistry());

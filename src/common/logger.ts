@@ -13,8 +13,8 @@ export interface LoggerOptions {
 }
 
 /**
- * JSON lines to stdout by default; `pretty` writes one readable line per record without pulling a
- * transport worker (pino-pretty is not needed for that).
+ * `json`: pino's JSON lines on stdout. `pretty` (the `LOG_FORMAT` default, `logSettings` in config.ts):
+ * one readable line per record on stderr, without a transport worker (pino-pretty is not needed for that).
  */
 export function createLogger(options: LoggerOptions): Logger {
   const base = { name: options.name };
