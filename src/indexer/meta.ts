@@ -1,12 +1,13 @@
 import { NodeQueryError } from '../chain/endpoints.js';
 import type { RestClient } from '../chain/rest-client.js';
+import { createByteLru } from '../common/lru.js';
 import type { MetaAnswer, MetaRequest } from './bundle.js';
 
 /**
  * Answers the decoder's metadata questions through REST at the block's height. The node's own refusals (a
  * revert, an unknown query) are answers too; node trouble is thrown so the height is fetched again.
  * Answers whose key names no height (a collection's name, a contract's creator) do not change once they
- * exist, so they are kept across heights in a small LRU.
+ * exist, so they are kept across heights in a small LRU, bounded in entries and in bytes.
  */
 
 /** Runs one node call, retrying node trouble (the pipeline's `PrepareContext.call`). */
@@ -20,15 +21,17 @@ export interface MetaAnswerer {
 /** Keys with `@<height>` are asked for that height only. */
 const heightBound = (key: string) => /^[a-z-]+@\d+:/.test(key);
 
-export function createMetaAnswerer(rest: RestClient, options: { cacheSize?: number } = {}): MetaAnswerer {
-  const cacheSize = options.cacheSize ?? 10_240;
-  const cache = new Map<string, MetaAnswer>();
+export function createMetaAnswerer(
+  rest: RestClient,
+  options: { cacheSize?: number; cacheBytes?: number } = {},
+): MetaAnswerer {
+  const cache = createByteLru<string, MetaAnswer>({
+    maxEntries: options.cacheSize ?? 10_240,
+    maxBytes: options.cacheBytes ?? 16 * 1024 * 1024,
+  });
 
   const remember = (key: string, answer: MetaAnswer) => {
-    if (heightBound(key)) return;
-    cache.delete(key);
-    cache.set(key, answer);
-    if (cache.size > cacheSize) cache.delete(cache.keys().next().value!);
+    if (!heightBound(key)) cache.set(key, answer);
   };
 
   const ask = async (request: MetaRequest, height: number, signal: AbortSignal): Promise<MetaAnswer> => {
