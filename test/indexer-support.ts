@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../src/common/logger.js';
 import type { DevnetChain } from '../src/devnet/devnet.js';
 import type { IndexerConfig } from '../src/indexer/config.js';
-import { createIndexer, type Indexer } from '../src/indexer/indexer.js';
+import { createIndexer, type Indexer, type IndexerDeps } from '../src/indexer/indexer.js';
 import { captureRecords } from '../src/indexer/test-support/logger.js';
 import type { Db } from '../src/store/db.js';
 
@@ -50,8 +50,13 @@ export interface RunningIndexer {
 }
 
 /** Starts an indexer over `db`; `stop` aborts it and waits for it to finish its batch. */
-export function startIndexer(config: IndexerConfig, db: Db, logger: Logger): RunningIndexer {
-  const indexer = createIndexer(config, { logger, db });
+export function startIndexer(
+  config: IndexerConfig,
+  db: Db,
+  logger: Logger,
+  deps: Omit<IndexerDeps, 'logger' | 'db'> = {},
+): RunningIndexer {
+  const indexer = createIndexer(config, { ...deps, logger, db });
   const controller = new AbortController();
   const done = indexer.run(controller.signal);
   return {

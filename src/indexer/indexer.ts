@@ -7,6 +7,7 @@ import { migrate } from '../store/migrate.js';
 import { createBlockWriter } from '../store/writer.js';
 import { createConcurrency } from './concurrency.js';
 import type { IndexerConfig } from './config.js';
+import { createDropReporter } from './decode-drops.js';
 import { createExtensions, type Extensions, startExtensions } from './extensions/index.js';
 import { createMetaAnswerer } from './meta.js';
 import { createIndexerMetrics, errorKind, type IndexerMetrics } from './metrics.js';
@@ -15,6 +16,7 @@ import { createNodeWatch } from './node-watch.js';
 import { createPipeline, type PipelineStatus } from './pipeline.js';
 import { createPrepare, type PreparedBlock } from './prepare.js';
 import { createProgress, type ProgressMode } from './progress.js';
+import type { BackoffOptions } from './retry.js';
 import { computeStartHeight } from './start-height.js';
 
 export interface IndexerDeps {
@@ -24,6 +26,8 @@ export interface IndexerDeps {
   progress?: ProgressMode;
   /** An open database to use (and leave open); absent: opened from the config and closed at the end. */
   db?: Db;
+  /** The pause of a failed extension before it starts again; absent: 1 s doubling up to 60 s. */
+  extensionBackoff?: BackoffOptions;
 }
 
 export interface IndexerStatus extends PipelineStatus {
@@ -51,6 +55,7 @@ export function createIndexer(config: IndexerConfig, deps: IndexerDeps): Indexer
     onChange: (state) => metrics.nodeUp.set(state === 'down' ? 0 : 1),
   });
   metrics.nodeUp.set(1);
+  const drops = createDropReporter({ logger, counter: metrics.decodeDrops });
   let pipelineStatus: () => PipelineStatus = () => ({ head: 0, written: 0, inFlight: 0, buffered: 0 });
   let extensionHeights: Extensions['heights'] = { internalTx: null, richList: null };
   const progress = createProgress({
@@ -108,13 +113,15 @@ export function createIndexer(config: IndexerConfig, deps: IndexerDeps): Indexer
         logger,
         metrics,
         signal: extensionSignal,
+        drops,
+        ...(deps.extensionBackoff ? { backoff: deps.extensionBackoff } : {}),
       });
       extensionHeights = extensions.heights;
 
       const prepare = createPrepare({
         clients,
         meta: createMetaAnswerer(clients.rest),
-        decode: { vm: config.vm, bech32Prefix: config.bech32Prefix, chainId: config.chainId },
+        decode: { vm: config.vm, bech32Prefix: config.bech32Prefix, chainId: config.chainId, drops },
         richList: extensions.needsBalanceDeltas,
         internalTxs: extensions.needsInternalTxs,
       });
@@ -151,7 +158,7 @@ export function createIndexer(config: IndexerConfig, deps: IndexerDeps): Indexer
       pipelineStatus = pipeline.status;
 
       // Before the first block is written: the rich-list snapshot must come first in the write order.
-      const running = await startExtensions(extensions, logger, extensionSignal);
+      const running = await startExtensions(extensions);
       progress.start();
       try {
         await pipeline.run();

@@ -18,6 +18,8 @@ export interface IndexerMetrics {
   nodeUp: Gauge;
   writeSeconds: Histogram;
   extensionHeight: Gauge<'extension'>;
+  extensionFailures: Counter<'extension'>;
+  decodeDrops: Counter<'decoder' | 'reason'>;
 }
 
 export function createIndexerMetrics(registry: Registry): IndexerMetrics {
@@ -69,6 +71,18 @@ export function createIndexerMetrics(registry: Registry): IndexerMetrics {
       name: 'weft_indexer_extension_height',
       help: 'progress height of an extension',
       labelNames: ['extension'] as const,
+      registers,
+    }),
+    extensionFailures: new Counter({
+      name: 'weft_indexer_extension_failures_total',
+      help: 'failures that stopped an extension until its next attempt',
+      labelNames: ['extension'] as const,
+      registers,
+    }),
+    decodeDrops: new Counter({
+      name: 'weft_indexer_decode_dropped_events_total',
+      help: 'events, attributes or logs a decoder left out because they do not read',
+      labelNames: ['decoder', 'reason'] as const,
       registers,
     }),
   };

@@ -31,12 +31,16 @@ export function createPrepare(options: PrepareOptions) {
   return async (height: number, context: PrepareContext): Promise<PreparedBlock> => {
     const [fetched, internalTxs] = await Promise.all([
       fetchBlock(clients, height, context),
-      options.internalTxs && jsonRpc ? fetchInternalTxs(jsonRpc, height, context.call) : undefined,
+      options.internalTxs && jsonRpc
+        ? fetchInternalTxs(jsonRpc, height, context.call, decode.drops)
+        : undefined,
     ]);
     const requests = metaRequests(fetched.block, fetched.blockResults, decode);
     const answers = requests.length > 0 ? await meta.answer(requests, height, context.call) : new Map();
     const block = decodeBlock({ ...fetched, meta: answers }, decode);
-    const balanceDeltas = options.richList ? erc20TransferDeltas(fetched) : undefined;
+    const balanceDeltas = options.richList
+      ? erc20TransferDeltas(fetched, { drops: decode.drops })
+      : undefined;
     // A refused trace is left to the extension, which says so and skips the height.
     const calls = Array.isArray(internalTxs) ? internalTxs : undefined;
     const extensionAccounts = [

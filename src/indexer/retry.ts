@@ -26,3 +26,15 @@ export async function withRetry<T>(
     }
   }
 }
+
+export interface BackoffOptions {
+  /** Delay before the first retry. */
+  baseMs: number;
+  /** The delay doubles up to this. */
+  maxMs: number;
+}
+
+/** Exponential backoff without jitter: `baseMs`, twice that, … up to `maxMs` (attempts count from 1). */
+export function exponentialBackoff({ baseMs, maxMs }: BackoffOptions): (attempt: number) => number {
+  return (attempt) => Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
+}

@@ -15,7 +15,8 @@ export function registerStatusRoutes(app: FastifyInstance, ctx: ApiContext): voi
         summary: 'Indexer status',
         description:
           'Latest indexed height, and on EVM the heights of the internal-tx and rich-list indexing ' +
-          '(left out while 0, as rollytics does).',
+          '(left out while 0, as rollytics does) and how many blocks each is behind the indexed ' +
+          'height (`internal_tx_lag`, `rich_list_lag`; not in rollytics).',
         response: { 200: StatusResponse, ...errorResponses },
       },
     },
@@ -31,6 +32,11 @@ export function registerStatusRoutes(app: FastifyInstance, ctx: ApiContext): voi
           ? { internal_tx_height: heights.internalTxHeight }
           : {}),
         ...(evm && heights.richListHeight > 0 ? { rich_list_height: heights.richListHeight } : {}),
+        // Lags go after rollytics' fields. A traced height of 0 is a lag too, so it is not left out.
+        ...(chain.internalTx ? { internal_tx_lag: heights.height - heights.internalTxHeight } : {}),
+        ...(evm && heights.richListHeight > 0
+          ? { rich_list_lag: Math.max(0, heights.height - heights.richListHeight) }
+          : {}),
       };
     },
   );

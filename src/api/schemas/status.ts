@@ -9,4 +9,18 @@ export const StatusResponse = Type.Object({
     Type.Integer({ description: 'EVM with internal txs: latest traced height' }),
   ),
   rich_list_height: Type.Optional(Type.Integer({ description: 'EVM: height the rich list is at' })),
+  internal_tx_lag: Type.Optional(
+    Type.Integer({
+      description:
+        'EVM with internal txs: indexed blocks whose internal txs are not indexed yet ' +
+        '(height − internal_tx_height; 0 when caught up)',
+    }),
+  ),
+  rich_list_lag: Type.Optional(
+    Type.Integer({
+      description:
+        'EVM, once the rich list has its snapshot: indexed blocks the rich list has not applied yet ' +
+        '(height − rich_list_height)',
+    }),
+  ),
 });

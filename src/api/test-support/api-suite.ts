@@ -94,8 +94,11 @@ export function describeApiSuite(vm: VmType, backends: Backend[]): void {
         if (vm === 'evm') {
           expect(body.internal_tx_height).toBe(head);
           expect(body.rich_list_height).toBe(head);
+          expect(body.internal_tx_lag).toBe(0);
+          expect(body.rich_list_lag).toBe(0);
         } else {
           expect(body).not.toHaveProperty('internal_tx_height');
+          expect(body).not.toHaveProperty('internal_tx_lag');
         }
       });
 

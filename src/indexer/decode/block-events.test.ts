@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { captureDrops } from '../test-support/drops.js';
 import { orderedBlockEvents, splitFinalizeEvents } from './block-events.js';
 
 const ev = (type: string, ...attrs: Array<[string, string]>) => ({
@@ -41,5 +42,28 @@ describe('block events', () => {
       'mint',
       'tx2b',
     ]);
+  });
+
+  it('counts and reports the finalize events it drops', async () => {
+    const { drops, counts, warnings, advance } = captureDrops();
+    splitFinalizeEvents(finalize, drops);
+    expect(await counts()).toEqual({ 'block_events/no_attributes': 1, 'block_events/unknown_mode': 1 });
+    expect(warnings()).toEqual([
+      expect.objectContaining({ decoder: 'block_events', reason: 'no_attributes', type: 'bare' }),
+    ]);
+    // A node that tags its events `mode=PreBlock` (a newer SDK) keeps dropping them: one warning a minute.
+    for (let i = 0; i < 3; i += 1) splitFinalizeEvents([ev('upgrade', ['mode', 'PreBlock'])], drops);
+    expect(warnings()).toHaveLength(1);
+    advance(60_000);
+    splitFinalizeEvents([ev('upgrade', ['mode', 'PreBlock'])], drops);
+    expect(warnings()[1]).toMatchObject({
+      reason: 'unknown_mode',
+      mode: 'PreBlock',
+      suppressedSinceLastWarning: 4,
+    });
+    expect(await counts()).toEqual({ 'block_events/no_attributes': 1, 'block_events/unknown_mode': 5 });
+    // Without a reporter (the other passes over the same block) nothing is counted.
+    orderedBlockEvents({ finalize_block_events: finalize });
+    expect(await counts()).toEqual({ 'block_events/no_attributes': 1, 'block_events/unknown_mode': 5 });
   });
 });

@@ -1,3 +1,5 @@
+import { type DropReporter, ignoreDrops } from './drops.js';
+
 /** An ABCI event as CometBFT v0.38 JSON carries it (`attributes` is left out when there are none). */
 export interface CometEvent {
   type: string;
@@ -18,17 +20,25 @@ interface FinalizeEvents {
 
 /**
  * `finalize_block_events` split by their last attribute, as rollytics' scraper does: `mode` BeginBlock or
- * EndBlock, no `mode` at all means pre-block (upgrades); events without attributes are dropped.
+ * EndBlock, no `mode` at all means pre-block (upgrades); events without attributes, or with another
+ * `mode`, are dropped (and reported).
  */
-export function splitFinalizeEvents(events: CometEvent[] | null | undefined): FinalizeEvents {
+export function splitFinalizeEvents(
+  events: CometEvent[] | null | undefined,
+  drops: DropReporter = ignoreDrops,
+): FinalizeEvents {
   const out: FinalizeEvents = { pre: [], begin: [], end: [] };
   for (const event of events ?? []) {
     const attributes = event.attributes;
-    if (!attributes || attributes.length === 0) continue;
+    if (!attributes || attributes.length === 0) {
+      drops.drop('block_events', 'no_attributes', { type: event.type });
+      continue;
+    }
     const last = attributes[attributes.length - 1]!;
     if (last.key !== 'mode') out.pre.push(event);
     else if (last.value === 'BeginBlock') out.begin.push(event);
     else if (last.value === 'EndBlock') out.end.push(event);
+    else drops.drop('block_events', 'unknown_mode', { type: event.type, mode: last.value });
   }
   return out;
 }
@@ -40,14 +50,16 @@ export function txResultsOf(blockResults: Record<string, any>): Array<Record<str
 
 /**
  * Every event of the block in rollytics' `ExtractEvents` order: pre-block, begin-block, each tx's
- * events, end-block. Only events of `types` are kept when given.
+ * events, end-block. Only events of `types` are kept when given. Of a block's several passes, one
+ * reports the dropped block events (`drops`), so each counts once.
  */
 export function orderedBlockEvents(
   blockResults: Record<string, any>,
   types?: ReadonlySet<string>,
+  drops?: DropReporter,
 ): BlockEvent[] {
   const keep = (event: CometEvent) => types === undefined || types.has(event.type);
-  const { pre, begin, end } = splitFinalizeEvents(blockResults.finalize_block_events);
+  const { pre, begin, end } = splitFinalizeEvents(blockResults.finalize_block_events, drops);
   const out: BlockEvent[] = [];
   const push = (events: CometEvent[], txIndex: number | null) => {
     for (const event of events) if (keep(event)) out.push({ event, txIndex });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { captureDrops } from '../test-support/drops.js';
 import { decodeBlock, metaRequests } from './block.js';
 import { DecodeError, MissingMetaError } from './errors.js';
 import {
@@ -18,9 +19,12 @@ import {
   LOGS,
   REST_TX0,
   REST_TX1,
+  TRANSFER,
   TX0_EVENTS,
   TX1_EVENTS,
+  topic,
   u256,
+  ZERO_TOPIC,
 } from './fixtures/evm-block.js';
 import { readable } from './fixtures/readable.js';
 
@@ -295,5 +299,87 @@ describe('decodeBlock failures', () => {
     };
     const decoded = decodeBlock({ ...BUNDLE, block }, OPTIONS);
     expect(readable(decoded.txs[0]!.signer)).toBe(`0x${A_ETH}`);
+  });
+});
+
+describe('what decodeBlock drops', () => {
+  const attr = (key: string, value: string) => ({ key, value, index: true });
+  const log721 = (topics: string[]) => JSON.stringify({ address: `0x${C721}`, topics, data: '0x' });
+  const malformedEvm = {
+    type: 'evm',
+    attributes: [
+      attr('log', `{"address":"0x${C721}","topics":["${TRANSFER}"`),
+      attr('log', log721([TRANSFER, ZERO_TOPIC, topic(D), '0xnot-a-token-id'])),
+      attr('log', log721([TRANSFER, topic(D), `0x${'zz'.repeat(32)}`, topic(u256(5))])),
+    ],
+  };
+  const malformedRecv = {
+    type: 'recv_packet',
+    attributes: [
+      attr('packet_src_port', 'nft-transfer'),
+      attr('packet_dst_port', 'nft-transfer'),
+      attr('packet_dst_channel', 'channel-0'),
+      attr('packet_data', '{"classId":'),
+    ],
+  };
+  const [result0, result1] = BLOCK_RESULTS.txs_results;
+  const body1 = REST_TX1.body as Record<string, unknown>;
+  const bundle = {
+    ...BUNDLE,
+    blockResults: {
+      ...BLOCK_RESULTS,
+      txs_results: [
+        { ...result0, events: [...TX0_EVENTS, malformedEvm] },
+        { ...result1, events: [...TX1_EVENTS, malformedRecv] },
+      ],
+    },
+    restTxs: [
+      REST_TX0,
+      { ...REST_TX1, body: { ...body1, messages: [...(body1.messages as unknown[]), { amount: [] }] } },
+    ],
+  };
+
+  it('counts and reports each event it cannot read, once a minute per decoder, and decodes the rest', async () => {
+    const { drops, counts, warnings, advance } = captureDrops();
+    const block = decodeBlock(bundle, { ...OPTIONS, drops });
+    expect(block.nftChanges).toEqual(decodeBlock(BUNDLE, OPTIONS).nftChanges);
+    expect(block.txs[1]!.msgTypes).toEqual(['cosmos.bank.v1beta1.MsgSend']);
+    const expected = {
+      'nft_evm/bad_json': 1,
+      'nft_evm/bad_token_id': 1,
+      'nft_evm/bad_address': 1,
+      'tx_accounts/bad_json': 1,
+      'tx_msgs/missing_type': 1,
+      'nft_origin/bad_json': 1,
+      // The fixture's attribute-less `commission` finalize event.
+      'block_events/no_attributes': 1,
+    };
+    expect(await counts()).toEqual(expected);
+    const warned = () => warnings().map((w) => `${w.decoder}/${w.reason}@${w.height}`);
+    expect(warned().sort()).toEqual(
+      [
+        'block_events/no_attributes',
+        'nft_evm/bad_json',
+        'nft_origin/bad_json',
+        'tx_accounts/bad_json',
+        'tx_msgs/missing_type',
+      ].map((w) => `${w}@${HEIGHT}`),
+    );
+
+    decodeBlock(bundle, { ...OPTIONS, drops });
+    expect(warnings()).toHaveLength(5);
+    advance(60_000);
+    decodeBlock(bundle, { ...OPTIONS, drops });
+    expect(warnings()).toHaveLength(10);
+    expect(warnings().find((w, i) => i >= 5 && w.decoder === 'nft_evm')).toMatchObject({
+      suppressedSinceLastWarning: 5,
+    });
+    expect(await counts()).toEqual(Object.fromEntries(Object.entries(expected).map(([k, n]) => [k, 3 * n])));
+  });
+
+  it('drops nothing else of the well-formed block', async () => {
+    const { drops, counts } = captureDrops();
+    decodeBlock(BUNDLE, { ...OPTIONS, drops });
+    expect(await counts()).toEqual({ 'block_events/no_attributes': 1 });
   });
 });

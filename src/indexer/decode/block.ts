@@ -3,6 +3,7 @@ import type { IndexedBlock, IndexedTx } from '../../store/records.js';
 import type { BlockBundle, MetaRequest } from '../bundle.js';
 import { type AccountRef, accAddressFromString, hexToBytesPadded } from './account-address.js';
 import { type BlockEvent, type CometEvent, orderedBlockEvents, txResultsOf } from './block-events.js';
+import { type DropReporter, dropsAtHeight } from './drops.js';
 import { DecodeError } from './errors.js';
 import { decodeEvmReceipt } from './evm-receipts.js';
 import { createRequestList, metaAnswers } from './meta.js';
@@ -22,6 +23,8 @@ export interface DecodeOptions {
   /** Account prefix of the chain (`init`); validators use `<prefix>valoper`. */
   bech32Prefix: string;
   chainId: string;
+  /** Hears of what the decoders leave out because it does not read. */
+  drops?: DropReporter;
 }
 
 /** The event types NFT decoding reads on each VM (ICS-721 receives included). */
@@ -49,11 +52,12 @@ export function metaRequests(
 }
 
 /** Message type URLs of a REST tx without the leading `/`, de-duplicated in first-seen order. */
-function msgTypesOf(restTx: Record<string, any>): string[] {
+function msgTypesOf(restTx: Record<string, any>, drops: DropReporter): string[] {
   const types = new Set<string>();
   for (const msg of (restTx.body?.messages as Array<Record<string, unknown>> | undefined) ?? []) {
-    const type = msg['@type'];
+    const type = msg?.['@type'];
     if (typeof type === 'string') types.add(type.startsWith('/') ? type.slice(1) : type);
+    else drops.drop('tx_msgs', 'missing_type');
   }
   return [...types];
 }
@@ -78,12 +82,17 @@ function signerOf(raw: RawTx, events: CometEvent[], prefix: string): AccountRef 
   return signerFromEvents(events, prefix);
 }
 
-function decodeNfts(events: BlockEvent[], bundle: BlockBundle, options: DecodeOptions): NftDecodeResult {
+function decodeNfts(
+  events: BlockEvent[],
+  bundle: BlockBundle,
+  options: DecodeOptions,
+  drops: DropReporter,
+): NftDecodeResult {
   const answers = metaAnswers(bundle.height, bundle.meta);
   const { vm, bech32Prefix } = options;
-  if (vm === 'evm') return evmNftChanges(events, bundle.height, bech32Prefix, answers);
-  if (vm === 'move') return moveNftChanges(events, bundle.height, bech32Prefix, answers);
-  return wasmNftChanges(events, bech32Prefix, answers);
+  if (vm === 'evm') return evmNftChanges(events, bundle.height, bech32Prefix, answers, drops);
+  if (vm === 'move') return moveNftChanges(events, bundle.height, bech32Prefix, answers, drops);
+  return wasmNftChanges(events, bech32Prefix, answers, drops);
 }
 
 function decodeEvmReceipts(bundle: BlockBundle, prefix: string) {
@@ -100,6 +109,7 @@ function decodeEvmReceipts(bundle: BlockBundle, prefix: string) {
 export function decodeBlock(bundle: BlockBundle, options: DecodeOptions): IndexedBlock {
   const { height } = bundle;
   const prefix = options.bech32Prefix;
+  const drops = dropsAtHeight(options.drops, height);
   const header = bundle.block.block.header;
   if (header.chain_id !== options.chainId) {
     throw new DecodeError(height, `block of chain ${header.chain_id}, expected ${options.chainId}`);
@@ -144,15 +154,16 @@ export function decodeBlock(bundle: BlockBundle, options: DecodeOptions): Indexe
       index,
       code: Number(result.code ?? 0),
       signer: signer.bytes,
-      msgTypes: msgTypesOf(restTx),
-      accounts: grepTxAccounts(events, prefix).withSigner(signer),
+      msgTypes: msgTypesOf(restTx, drops),
+      accounts: grepTxAccounts(events, prefix, drops).withSigner(signer),
       record: txRecord({ hashHex: raw.hashHex, height, result, restTx, timestamp }),
       nfts: [],
     };
   });
 
-  const nftEvents = orderedBlockEvents(bundle.blockResults, NFT_EVENT_TYPES[options.vm]);
-  const nfts = decodeNfts(nftEvents, bundle, options);
+  // This pass over the block's events is the one that reports dropped block events.
+  const nftEvents = orderedBlockEvents(bundle.blockResults, NFT_EVENT_TYPES[options.vm], drops);
+  const nfts = decodeNfts(nftEvents, bundle, options, drops);
   for (const [index, keys] of nfts.touched) {
     const tx = txs[index];
     if (tx) tx.nfts = keys;
@@ -171,6 +182,6 @@ export function decodeBlock(bundle: BlockBundle, options: DecodeOptions): Indexe
     txs,
     evmTxs: options.vm === 'evm' ? decodeEvmReceipts(bundle, prefix) : [],
     nftChanges: nfts.changes,
-    nftOrigins: nftOrigins(nftEvents, options.vm),
+    nftOrigins: nftOrigins(nftEvents, options.vm, drops),
   };
 }

@@ -6,6 +6,7 @@ import type { BlockRecord } from '../../devnet/node.js';
 import { testDevnet } from '../../devnet/test-support/devnet.js';
 import type { IndexedBlock, NftChange } from '../../store/records.js';
 import type { BlockBundle, MetaAnswer, MetaRequest } from '../bundle.js';
+import { captureDrops } from '../test-support/drops.js';
 import { decodeBlock, erc20TransferDeltas, flattenTraces, metaRequests } from './index.js';
 
 /**
@@ -21,6 +22,8 @@ const CALLER = '0x0000000000000000000000000000000000000001';
 
 let devnet: Devnet;
 const decoded = new Map<string, IndexedBlock[]>();
+// Every decoder of this file reports here: well-formed node JSON drops nothing.
+const dropped = captureDrops();
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
@@ -100,6 +103,7 @@ beforeAll(async () => {
       vm: chain.vm,
       bech32Prefix: chain.chain.info.bech32Prefix,
       chainId: chain.chain.info.chainId,
+      drops: dropped.drops,
     };
     const blocks: IndexedBlock[] = [];
     for (const record of records(chain)) blocks.push(decodeBlock(await bundleOf(chain, record), options));
@@ -282,7 +286,7 @@ describe('the EVM devnet', () => {
     let frames = 0;
     for (const record of records(chainOf('evm'))) {
       const traces = record.evm?.traces ?? [];
-      const flat = flattenTraces(record.height, traces);
+      const flat = flattenTraces(record.height, traces, dropped.drops);
       expect(flat.filter((f) => f.index === 0).length).toBe(
         traces.filter((t) => !t.error && t.result).length,
       );
@@ -300,7 +304,7 @@ describe('the EVM devnet', () => {
     const sum = (blockEvents: boolean) => {
       const totals = new Map<string, bigint>();
       for (const record of records(chain).filter((r) => r.height > from)) {
-        for (const d of erc20TransferDeltas(record, { blockEvents })) {
+        for (const d of erc20TransferDeltas(record, { blockEvents, drops: dropped.drops })) {
           const id = `${d.denom}/${hex(d.account)}`;
           totals.set(id, (totals.get(id) ?? 0n) + d.delta);
         }
@@ -323,5 +327,13 @@ describe('the EVM devnet', () => {
     // Tx events alone miss the fee distribution paid at BeginBlock.
     const txOnly = sum(false);
     expect([...withBlockEvents].some(([id, delta]) => txOnly.get(id) !== delta)).toBe(true);
+  });
+});
+
+describe('decoding the devnets', () => {
+  it('drops nothing of their node JSON', async () => {
+    expect(decoded.size).toBe(3);
+    expect(await dropped.counts()).toEqual({});
+    expect(dropped.warnings()).toEqual([]);
   });
 });

@@ -12,22 +12,32 @@ export interface EvmLog {
 
 /**
  * The attribute's log when it is a `log` whose first of exactly `topicCount` topics is `topic`;
- * undefined for any other attribute or a log that does not read.
+ * undefined for any other attribute or a log that does not read, which `malformed` hears of.
  */
 export function logWithTopic(
   attr: { key: string; value: string },
   topic: string,
   topicCount: number,
+  malformed?: (reason: string) => void,
 ): EvmLog | undefined {
   if (attr.key !== 'log' || !attr.value.includes(topic)) return undefined;
-  let log: { address?: unknown; topics?: unknown; data?: unknown };
+  let log: { address?: unknown; topics?: unknown; data?: unknown } | null;
   try {
     log = JSON.parse(attr.value);
   } catch {
+    malformed?.('bad_json');
+    return undefined;
+  }
+  if (log === null || typeof log !== 'object') {
+    malformed?.('bad_json');
     return undefined;
   }
   const { address, topics, data } = log;
-  if (!Array.isArray(topics) || topics.length !== topicCount || topics[0] !== topic) return undefined;
-  if (typeof address !== 'string' || typeof data !== 'string') return undefined;
+  if (!Array.isArray(topics) || typeof address !== 'string' || typeof data !== 'string') {
+    malformed?.('bad_log');
+    return undefined;
+  }
+  // Another event, or a Transfer of the other standard (ERC20 has 3 topics, ERC721 4): not malformed.
+  if (topics.length !== topicCount || topics[0] !== topic) return undefined;
   return { address, topics: topics as string[], data };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { captureDrops } from '../test-support/drops.js';
 import { readable } from './fixtures/readable.js';
 import { type CallFrame, flattenTraces } from './internal-txs.js';
 
@@ -155,5 +156,28 @@ describe('flattenTraces', () => {
         gasUsed: '0x',
       },
     ]);
+  });
+
+  it('counts and reports a trace entry with neither a result nor an error, not a failed trace', async () => {
+    const { drops, counts, warnings, advance } = captureDrops();
+    const traces = [
+      { txHash: `0x${'11'.repeat(32)}`, error: 'execution reverted' },
+      { txHash: `0x${'33'.repeat(32)}` },
+      { txHash: HASH, result: ROLLYTICS_TREE },
+    ];
+    expect(flattenTraces(9, traces, drops).map((f) => f.index)).toEqual([0, 1, 2, 3]);
+    flattenTraces(10, traces, drops);
+    expect(await counts()).toEqual({ 'internal_tx/missing_result': 2 });
+    expect(warnings()).toEqual([
+      expect.objectContaining({
+        decoder: 'internal_tx',
+        reason: 'missing_result',
+        height: 9,
+        txHash: `0x${'33'.repeat(32)}`,
+      }),
+    ]);
+    advance(60_000);
+    flattenTraces(11, traces, drops);
+    expect(warnings()[1]).toMatchObject({ height: 11, suppressedSinceLastWarning: 1 });
   });
 });

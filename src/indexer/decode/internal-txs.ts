@@ -1,5 +1,6 @@
 import type { IndexedInternalTx } from '../../store/records.js';
 import { accAddressFromString, hexToBytesPadded } from './account-address.js';
+import { type DropReporter, ignoreDrops } from './drops.js';
 import { DecodeError } from './errors.js';
 
 /** A geth `callTracer` frame as `debug_traceBlockByNumber` returns it. */
@@ -69,13 +70,22 @@ function flatten(
 
 /**
  * The call frames of a block's traces numbered as rollytics numbers them: the top call is index 0 with
- * parent -1, children follow in pre-order. Traces that failed (`error`) are skipped; hex values with an
- * odd number of digits are read with a leading zero.
+ * parent -1, children follow in pre-order. Traces that failed (`error`) are skipped, as are (reported)
+ * entries with neither a result nor an error; hex values with an odd number of digits are read with a
+ * leading zero.
  */
-export function flattenTraces(height: number, traces: TraceEntry[]): IndexedInternalTx[] {
+export function flattenTraces(
+  height: number,
+  traces: TraceEntry[],
+  drops: DropReporter = ignoreDrops,
+): IndexedInternalTx[] {
   const out: IndexedInternalTx[] = [];
   for (const trace of traces) {
-    if (trace.error || !trace.result) continue;
+    if (trace.error) continue;
+    if (!trace.result) {
+      drops.drop('internal_tx', 'missing_result', { height, txHash: trace.txHash });
+      continue;
+    }
     try {
       flatten(hexToBytesPadded(trace.txHash), trace.result, 0, -1, out);
     } catch (err) {

@@ -2,6 +2,7 @@ import { decodeAbiParameters, type Hex } from 'viem';
 import type { NftKey } from '../../store/records.js';
 import { accAddressFromString, hexToBytesPadded } from './account-address.js';
 import type { BlockEvent } from './block-events.js';
+import { type DropReporter, ignoreDrops } from './drops.js';
 import { logWithTopic, TRANSFER_TOPIC, ZERO_TOPIC } from './evm-logs.js';
 import { type MetaAnswers, metaKeys, type RequestList } from './meta.js';
 import { createNftChanges, type NftDecodeResult } from './nft-changes.js';
@@ -25,13 +26,15 @@ interface Erc721Transfer {
   txIndex: number | null;
 }
 
-/** The ERC721 `Transfer` logs of the block, in event order. */
-function erc721Transfers(events: BlockEvent[]): Erc721Transfer[] {
+/** The ERC721 `Transfer` logs of the block, in event order; of the two passes, one reports drops. */
+function erc721Transfers(events: BlockEvent[], drops: DropReporter = ignoreDrops): Erc721Transfer[] {
   const out: Erc721Transfer[] = [];
+  const malformed = (reason: string) => drops.drop('nft_evm', reason);
   for (const { event, txIndex } of events) {
     if (event.type !== 'evm') continue;
     for (const attr of event.attributes ?? []) {
-      const log = logWithTopic(attr, TRANSFER_TOPIC, 4);
+      const log = logWithTopic(attr, TRANSFER_TOPIC, 4, malformed);
+      // A four-topic Transfer with data is no ERC721 (which indexes all three arguments).
       if (log?.data !== '0x') continue;
       // Four topics, checked by logWithTopic.
       const [, from, to, id] = log.topics as [string, string, string, string];
@@ -39,6 +42,7 @@ function erc721Transfers(events: BlockEvent[]): Erc721Transfer[] {
       try {
         tokenId = BigInt(id).toString();
       } catch {
+        drops.drop('nft_evm', 'bad_token_id', { collection: log.address, tokenId: id });
         continue;
       }
       out.push({ collection: log.address.toLowerCase(), from, to, tokenId, txIndex });
@@ -98,8 +102,11 @@ export function evmNftChanges(
   height: number,
   prefix: string,
   answers: MetaAnswers,
+  drops: DropReporter = ignoreDrops,
 ): NftDecodeResult {
-  const transfers = erc721Transfers(events);
+  const transfers = erc721Transfers(events, drops);
+  const badAddress = (t: Erc721Transfer) =>
+    drops.drop('nft_evm', 'bad_address', { collection: t.collection, to: t.to });
   const out = createNftChanges();
   const names = new Map<string, string | undefined>();
   const nameOf = (collection: string) => {
@@ -122,7 +129,10 @@ export function evmNftChanges(
         out.push({ kind: 'collection', collection: nft.collection, name, txIndex: t.txIndex });
       }
       const owner = accAddressFromString(t.to, prefix);
-      if (!owner) continue;
+      if (!owner) {
+        badAddress(t);
+        continue;
+      }
       const uri = queried.has(`${t.collection}/${t.tokenId}`)
         ? (abiString(answers.get(metaKeys.evmCall(t.collection, tokenUriInput(t.tokenId), height))) ?? '')
         : '';
@@ -131,7 +141,10 @@ export function evmNftChanges(
       out.push({ kind: 'burn', nft, txIndex: t.txIndex });
     } else {
       const to = accAddressFromString(t.to, prefix);
-      if (!to) continue;
+      if (!to) {
+        badAddress(t);
+        continue;
+      }
       out.push({ kind: 'transfer', nft, to: to.bytes, txIndex: t.txIndex });
     }
     out.touch(t.txIndex, nft);

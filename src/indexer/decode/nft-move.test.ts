@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { captureDrops } from '../test-support/drops.js';
 import { decodeBlock, metaRequests } from './block.js';
 import {
   BLOCK,
@@ -8,11 +9,14 @@ import {
   COLL_OLD,
   CREATOR_OLD,
   HEIGHT,
+  lit,
+  moveEvent,
   NFT1,
   NFT2,
   NFT3,
   OBJ,
   OLD,
+  TX_EVENTS,
   U1,
   U2,
   U3,
@@ -108,5 +112,59 @@ describe('Move NFTs', () => {
     expect(events[1]!.attributes[1]!.value).toBe(
       `{"collection":"0xab1${'b1'.repeat(30)}","creator":"0x${U1}","name":"New\\uFFFDCollection"}`,
     );
+  });
+});
+
+describe('what Move NFT decoding drops', () => {
+  const malformed = [
+    { type: 'move', attributes: [{ key: 'type_tag', value: '0x1::collection::MintEvent', index: true }] },
+    {
+      type: 'move',
+      attributes: [
+        { key: 'type_tag', value: '0x1::collection::MintEvent', index: true },
+        { key: 'data', value: '{"collection":', index: true },
+      ],
+    },
+    moveEvent('0x1::collection::MintEvent', { collection: lit(COLL_NEW), token_id: '2', nft: 'not-hex' }),
+    moveEvent('0x1::object::TransferEvent', { object: lit(NFT1), from: lit(U2), to: 'not-an-address' }),
+    // Not NFT events: no drops.
+    moveEvent('0x1::coin::DepositEvent', { amount: '1' }),
+  ];
+  const [first, ...rest] = BLOCK_RESULTS.txs_results;
+  const bundle = {
+    ...BUNDLE,
+    blockResults: {
+      ...BLOCK_RESULTS,
+      txs_results: [{ ...first!, events: [...TX_EVENTS[0]!, ...malformed] }, ...rest],
+    },
+  };
+
+  it('counts and reports the NFT events it cannot read, once a minute, and decodes the rest', async () => {
+    const { drops, counts, warnings, advance } = captureDrops();
+    expect(metaRequests(bundle.block, bundle.blockResults, OPTIONS)).toEqual(
+      metaRequests(BLOCK, BLOCK_RESULTS, OPTIONS),
+    );
+    const decoded = decodeBlock(bundle, { ...OPTIONS, drops });
+    expect(decoded.nftChanges).toEqual(decodeBlock(BUNDLE, OPTIONS).nftChanges);
+    expect(await counts()).toEqual({
+      'nft_move/missing_attribute': 1,
+      'nft_move/bad_json': 1,
+      'nft_move/bad_fields': 1,
+      'nft_move/bad_address': 1,
+    });
+    expect(warnings()).toEqual([
+      expect.objectContaining({ decoder: 'nft_move', reason: 'missing_attribute', height: HEIGHT }),
+    ]);
+    decodeBlock(bundle, { ...OPTIONS, drops });
+    advance(60_000);
+    decodeBlock(bundle, { ...OPTIONS, drops });
+    expect(warnings()).toHaveLength(2);
+    expect(warnings()[1]).toMatchObject({ suppressedSinceLastWarning: 7 });
+  });
+
+  it('drops nothing of the well-formed block', async () => {
+    const { drops, counts } = captureDrops();
+    decodeBlock(BUNDLE, { ...OPTIONS, drops });
+    expect(await counts()).toEqual({});
   });
 });

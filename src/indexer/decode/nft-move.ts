@@ -1,6 +1,7 @@
 import type { NftKey } from '../../store/records.js';
 import { type AccountRef, accAddressFromString, moveObjectAddress } from './account-address.js';
 import { attributeMap, type BlockEvent } from './block-events.js';
+import { type DropReporter, ignoreDrops } from './drops.js';
 import { type MetaAnswers, metaKeys, type RequestList } from './meta.js';
 import { createNftChanges, type NftDecodeResult } from './nft-changes.js';
 
@@ -33,16 +34,17 @@ type MoveNftEvent =
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 const stripNul = (s: string) => s.replaceAll('\u0000', '');
 
+/** The NFT event a `move` event is; undefined for other events, null for one whose fields do not read. */
 function parseEvent(
   typeTag: string,
   data: Record<string, unknown>,
   txIndex: number | null,
-): MoveNftEvent | undefined {
+): MoveNftEvent | undefined | null {
   switch (typeTag) {
     case '0x1::collection::CreateCollectionEvent': {
       const collection = moveObjectAddress(str(data.collection) ?? '');
       const creator = str(data.creator);
-      if (!collection || creator === undefined) return undefined;
+      if (!collection || creator === undefined) return null;
       return {
         kind: 'create-collection',
         collection,
@@ -55,7 +57,7 @@ function parseEvent(
     case '0x1::collection::BurnEvent': {
       const collection = moveObjectAddress(str(data.collection) ?? '');
       const nft = moveObjectAddress(str(data.nft) ?? '');
-      if (!collection || !nft) return undefined;
+      if (!collection || !nft) return null;
       const tokenId = str(data.token_id);
       const kind = typeTag === '0x1::collection::MintEvent' ? 'mint' : 'burn';
       return {
@@ -69,11 +71,12 @@ function parseEvent(
     case '0x1::object::TransferEvent': {
       const object = moveObjectAddress(str(data.object) ?? '');
       const to = str(data.to);
-      return object && to !== undefined ? { kind: 'transfer', object, to, txIndex } : undefined;
+      return object && to !== undefined ? { kind: 'transfer', object, to, txIndex } : null;
     }
     case '0x1::nft::MutationEvent': {
+      if (data.mutated_field_name !== 'uri') return undefined;
       const nft = moveObjectAddress(str(data.nft) ?? '');
-      if (!nft || data.mutated_field_name !== 'uri') return undefined;
+      if (!nft) return null;
       return { kind: 'uri', nft, uri: stripNul(str(data.new_value) ?? ''), txIndex };
     }
     default:
@@ -81,23 +84,32 @@ function parseEvent(
   }
 }
 
-function moveNftEvents(events: BlockEvent[]): MoveNftEvent[] {
+/** The block's Move NFT events; of the two passes over a block, one reports drops. */
+function moveNftEvents(events: BlockEvent[], drops: DropReporter = ignoreDrops): MoveNftEvent[] {
   const out: MoveNftEvent[] = [];
   for (const { event, txIndex } of events) {
     if (event.type !== 'move') continue;
     const attrs = attributeMap(event);
     const typeTag = attrs.get('type_tag');
     const data = attrs.get('data');
-    if (typeTag === undefined || data === undefined) continue;
+    if (typeTag === undefined || data === undefined) {
+      drops.drop('nft_move', 'missing_attribute', { typeTag });
+      continue;
+    }
     let parsed: unknown;
     try {
       parsed = JSON.parse(data);
     } catch {
+      drops.drop('nft_move', 'bad_json', { typeTag });
       continue;
     }
-    if (parsed === null || typeof parsed !== 'object') continue;
+    if (parsed === null || typeof parsed !== 'object') {
+      drops.drop('nft_move', 'bad_json', { typeTag });
+      continue;
+    }
     const e = parseEvent(typeTag, parsed as Record<string, unknown>, txIndex);
     if (e) out.push(e);
+    else if (e === null) drops.drop('nft_move', 'bad_fields', { typeTag });
   }
   return out;
 }
@@ -161,8 +173,9 @@ export function moveNftChanges(
   height: number,
   prefix: string,
   answers: MetaAnswers,
+  drops: DropReporter = ignoreDrops,
 ): NftDecodeResult {
-  const nftEvents = moveNftEvents(events);
+  const nftEvents = moveNftEvents(events, drops);
   const p = plan(nftEvents, height);
   const out = createNftChanges();
 
@@ -191,13 +204,19 @@ export function moveNftChanges(
   const creatorOf = (collection: AccountRef): AccountRef | null => {
     const created = p.created.get(collection.hex);
     const text = created ?? str(resourceData(answers.get(p.collectionKey(collection)))?.creator);
-    return text === undefined ? null : accAddressFromString(text, prefix);
+    if (text === undefined) return null;
+    const creator = accAddressFromString(text, prefix);
+    if (!creator) drops.drop('nft_move', 'bad_address', { collection: lit(collection), creator: text });
+    return creator;
   };
 
   for (const e of nftEvents) {
     switch (e.kind) {
       case 'create-collection': {
         const creator = accAddressFromString(e.creator, prefix);
+        // The collection is kept without its creator.
+        if (!creator)
+          drops.drop('nft_move', 'bad_address', { collection: lit(e.collection), creator: e.creator });
         out.push({
           kind: 'collection',
           collection: e.collection.bytes,
@@ -217,8 +236,11 @@ export function moveNftChanges(
       }
       case 'transfer': {
         const nft = identity(e.object);
+        // An object that is no NFT is not ours; a recipient that is no address does not read.
+        if (!nft) break;
         const to = accAddressFromString(e.to, prefix);
-        if (nft && to) out.push({ kind: 'transfer', nft, to: to.bytes, txIndex: e.txIndex });
+        if (to) out.push({ kind: 'transfer', nft, to: to.bytes, txIndex: e.txIndex });
+        else drops.drop('nft_move', 'bad_address', { object: lit(e.object), to: e.to });
         break;
       }
       case 'uri': {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { attributeMap, type BlockEvent } from './block-events.js';
+import { type DropReporter, ignoreDrops } from './drops.js';
 
 /**
  * ICS-721 receives (rollytics nft-pair): a `recv_packet` from an `nft-transfer` (or ICS-721 contract `wasm.…`)
@@ -10,6 +11,7 @@ import { attributeMap, type BlockEvent } from './block-events.js';
 export function nftOrigins(
   events: BlockEvent[],
   vm: 'evm' | 'move' | 'wasm',
+  drops: DropReporter = ignoreDrops,
 ): Array<{ className: string; originName: string }> {
   const out: Array<{ className: string; originName: string }> = [];
   for (const { event } of events) {
@@ -20,18 +22,34 @@ export function nftOrigins(
     const dstPort = attrs.get('packet_dst_port');
     const dstChannel = attrs.get('packet_dst_channel');
     const packetData = attrs.get('packet_data');
-    if (dstPort === undefined || dstChannel === undefined || packetData === undefined) continue;
-    let classId: unknown;
-    let originName: unknown;
-    try {
-      const packet = JSON.parse(packetData) as { classId?: unknown; classData?: unknown };
-      classId = packet.classId;
-      const classData = typeof packet.classData === 'string' ? packet.classData : '';
-      originName = (JSON.parse(Buffer.from(classData, 'base64').toString('utf8')) as { name?: unknown }).name;
-    } catch {
+    if (dstPort === undefined || dstChannel === undefined || packetData === undefined) {
+      drops.drop('nft_origin', 'missing_attribute', { srcPort });
       continue;
     }
-    if (typeof classId !== 'string' || typeof originName !== 'string') continue;
+    let packet: { classId?: unknown; classData?: unknown } | null;
+    try {
+      packet = JSON.parse(packetData);
+    } catch {
+      drops.drop('nft_origin', 'bad_json', { srcPort });
+      continue;
+    }
+    const classId = packet?.classId;
+    // Class data is optional in ICS-721: a class without it has no origin name to record.
+    const classData = packet?.classData;
+    if (typeof classData !== 'string' || classData === '') continue;
+    let originName: unknown;
+    try {
+      originName = (
+        JSON.parse(Buffer.from(classData, 'base64').toString('utf8')) as { name?: unknown } | null
+      )?.name;
+    } catch {
+      drops.drop('nft_origin', 'bad_json', { srcPort, classId });
+      continue;
+    }
+    if (typeof classId !== 'string' || typeof originName !== 'string') {
+      drops.drop('nft_origin', 'bad_fields', { srcPort });
+      continue;
+    }
     const path = `${dstPort}/${dstChannel}/${classId}`;
     const className =
       vm === 'wasm' ? path : `ibc/${createHash('sha256').update(path).digest('hex').toUpperCase()}`;

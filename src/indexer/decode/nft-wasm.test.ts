@@ -1,7 +1,20 @@
 import { describe, expect, it } from 'vitest';
+import { captureDrops } from '../test-support/drops.js';
 import { decodeBlock, metaRequests } from './block.js';
 import { readable } from './fixtures/readable.js';
-import { BAD, BLOCK, BLOCK_RESULTS, BUNDLE, CW, ICS, W0, W1, W2, W3 } from './fixtures/wasm-block.js';
+import {
+  BAD,
+  BLOCK,
+  BLOCK_RESULTS,
+  BUNDLE,
+  CW,
+  ICS,
+  TX_EVENTS,
+  W0,
+  W1,
+  W2,
+  W3,
+} from './fixtures/wasm-block.js';
 
 const OPTIONS = { vm: 'wasm', bech32Prefix: 'mini', chainId: 'miniwasm-1' } as const;
 const A_COS = '0x06afd46bcdfd22ef94ac122aa11f241244a37ecc';
@@ -83,5 +96,64 @@ describe('cw721 NFTs', () => {
       [account(A_COS, true)],
     ]);
     expect(block.proposer).toBe('minivaloper1tglsqyfzxdz92enh3zv64w7vmhh07qq3xhmmh6');
+  });
+});
+
+describe('what cw721 decoding drops', () => {
+  const wasm = (attrs: Array<[string, string]>) => ({
+    type: 'wasm',
+    attributes: attrs.map(([key, value]) => ({ key, value, index: true })),
+  });
+  const malformed = [
+    wasm([
+      ['action', 'mint'],
+      ['token_id', 'z'],
+    ]),
+    wasm([
+      ['_contract_address', 'not-an-address'],
+      ['action', 'burn'],
+    ]),
+    wasm([
+      ['_contract_address', CW],
+      ['action', 'mint'],
+      ['token_id', 'c'],
+    ]),
+    wasm([
+      ['_contract_address', CW],
+      ['action', 'transfer_nft'],
+      ['recipient', 'not-an-address'],
+      ['token_id', 'b'],
+    ]),
+  ];
+  const [first, second, third] = BLOCK_RESULTS.txs_results;
+  const bundle = {
+    ...BUNDLE,
+    blockResults: {
+      ...BLOCK_RESULTS,
+      txs_results: [first!, { ...second!, events: [...TX_EVENTS[1]!, ...malformed] }, third!],
+    },
+  };
+
+  it('counts and reports the NFT events it cannot read, once a minute, and decodes the rest', async () => {
+    const { drops, counts, warnings, advance } = captureDrops();
+    const decoded = decodeBlock(bundle, { ...OPTIONS, drops });
+    expect(decoded.nftChanges).toEqual(decodeBlock(BUNDLE, OPTIONS).nftChanges);
+    expect(await counts()).toEqual({ 'nft_wasm/missing_attribute': 2, 'nft_wasm/bad_address': 2 });
+    expect(warnings()).toEqual([
+      expect.objectContaining({ decoder: 'nft_wasm', reason: 'missing_attribute', height: 77 }),
+    ]);
+    advance(59_999);
+    decodeBlock(bundle, { ...OPTIONS, drops });
+    expect(warnings()).toHaveLength(1);
+    advance(1);
+    decodeBlock(bundle, { ...OPTIONS, drops });
+    expect(warnings()).toHaveLength(2);
+    expect(warnings()[1]).toMatchObject({ suppressedSinceLastWarning: 7 });
+  });
+
+  it('drops nothing of the well-formed block', async () => {
+    const { drops, counts } = captureDrops();
+    decodeBlock(BUNDLE, { ...OPTIONS, drops });
+    expect(await counts()).toEqual({});
   });
 });

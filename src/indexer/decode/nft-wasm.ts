@@ -1,6 +1,7 @@
 import type { NftKey } from '../../store/records.js';
 import { type AccountRef, accAddressFromString } from './account-address.js';
 import { attributeMap, type BlockEvent } from './block-events.js';
+import { type DropReporter, ignoreDrops } from './drops.js';
 import { type MetaAnswers, metaKeys, type RequestList } from './meta.js';
 import { createNftChanges, type NftDecodeResult } from './nft-changes.js';
 
@@ -22,15 +23,26 @@ interface WasmNftEvent {
   txIndex: number | null;
 }
 
-function wasmNftEvents(events: BlockEvent[], prefix: string): WasmNftEvent[] {
+/** The block's `wasm` events; of the two passes over a block, one reports drops. */
+function wasmNftEvents(
+  events: BlockEvent[],
+  prefix: string,
+  drops: DropReporter = ignoreDrops,
+): WasmNftEvent[] {
   const out: WasmNftEvent[] = [];
   for (const { event, txIndex } of events) {
     if (event.type !== 'wasm') continue;
     const attrs = attributeMap(event);
     const contract = attrs.get('_contract_address');
-    if (contract === undefined) continue;
+    if (contract === undefined) {
+      drops.drop('nft_wasm', 'missing_attribute', { attribute: '_contract_address' });
+      continue;
+    }
     const account = accAddressFromString(contract, prefix);
-    if (!account) continue;
+    if (!account) {
+      drops.drop('nft_wasm', 'bad_address', { contract });
+      continue;
+    }
     const isCollection = attrs.has('minter') && (attrs.has('creator') || attrs.has('owner'));
     out.push({ contract, account, attrs, isCollection, txIndex });
   }
@@ -50,8 +62,20 @@ export function wasmNftRequests(events: BlockEvent[], prefix: string, out: Reque
   }
 }
 
-export function wasmNftChanges(events: BlockEvent[], prefix: string, answers: MetaAnswers): NftDecodeResult {
+export function wasmNftChanges(
+  events: BlockEvent[],
+  prefix: string,
+  answers: MetaAnswers,
+  drops: DropReporter = ignoreDrops,
+): NftDecodeResult {
   const out = createNftChanges();
+  /** An account attribute of an NFT event that is missing or names no account. */
+  const badAccount = (e: WasmNftEvent, attribute: string, value: string | undefined) =>
+    drops.drop('nft_wasm', value === undefined ? 'missing_attribute' : 'bad_address', {
+      contract: e.contract,
+      attribute,
+      ...(value === undefined ? {} : { value }),
+    });
   const collections = new Map<string, { name: string } | null>(); // by account hex; null: blacklisted
 
   /** Announces a collection at its first detecting event, or blacklists it when its query failed. */
@@ -78,7 +102,7 @@ export function wasmNftChanges(events: BlockEvent[], prefix: string, answers: Me
     });
   };
 
-  for (const e of wasmNftEvents(events, prefix)) {
+  for (const e of wasmNftEvents(events, prefix, drops)) {
     if (e.isCollection) detect(e);
     if (collections.get(e.account.hex) === null) continue;
     const tokenId = e.attrs.get('token_id');
@@ -88,7 +112,10 @@ export function wasmNftChanges(events: BlockEvent[], prefix: string, answers: Me
       case 'mint': {
         const ownerText = e.attrs.get('owner');
         const owner = ownerText === undefined ? null : accAddressFromString(ownerText, prefix);
-        if (!owner) continue;
+        if (!owner) {
+          badAccount(e, 'owner', ownerText);
+          continue;
+        }
         out.push({
           kind: 'mint',
           nft,
@@ -102,7 +129,10 @@ export function wasmNftChanges(events: BlockEvent[], prefix: string, answers: Me
       case 'send_nft': {
         const recipient = e.attrs.get('recipient');
         const to = recipient === undefined ? null : accAddressFromString(recipient, prefix);
-        if (!to) continue;
+        if (!to) {
+          badAccount(e, 'recipient', recipient);
+          continue;
+        }
         out.push({ kind: 'transfer', nft, to: to.bytes, txIndex: e.txIndex });
         break;
       }

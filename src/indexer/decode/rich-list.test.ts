@@ -1,5 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { A_COS, A_ETH, B, BUNDLE, C20, COLLECTOR, FEE, OPERATOR } from './fixtures/evm-block.js';
+import { captureDrops } from '../test-support/drops.js';
+import {
+  A_COS,
+  A_ETH,
+  B,
+  BUNDLE,
+  C20,
+  COLLECTOR,
+  FEE,
+  LOGS,
+  OPERATOR,
+  TRANSFER,
+  topic,
+  u256,
+} from './fixtures/evm-block.js';
 import { readable } from './fixtures/readable.js';
 import { erc20TransferDeltas } from './rich-list.js';
 
@@ -34,5 +48,52 @@ describe('erc20TransferDeltas', () => {
     expect(erc20TransferDeltas({ blockResults: { txs_results: null, finalize_block_events: [] } })).toEqual(
       [],
     );
+  });
+
+  it('counts and reports the Transfer logs it cannot read, and keeps the rest', async () => {
+    const log = (topics: string[], data: string) => JSON.stringify({ address: `0x${C20}`, topics, data });
+    const attrs = [
+      { key: 'log', value: `{"address":"0x${C20}","topics":["${TRANSFER}"` },
+      { key: 'log', value: log([TRANSFER, topic(A_ETH), topic(B)], '0xnot-an-amount') },
+      { key: 'log', value: JSON.stringify({ address: `0x${C20}`, topics: `${TRANSFER}` }) },
+      // One side is no address: the other side still counts.
+      { key: 'log', value: log([TRANSFER, `0x${'zz'.repeat(32)}`, topic(B)], `0x${u256(3)}`) },
+      { key: 'log', value: LOGS.erc20 },
+      // An ERC721 Transfer is not the rich list's, and not malformed.
+      { key: 'log', value: LOGS.mint721 },
+    ];
+    const bundle = {
+      height: 77,
+      blockResults: { txs_results: [{ events: [{ type: 'evm', attributes: attrs }] }] },
+    };
+    const { drops, counts, warnings, advance } = captureDrops();
+    expect(readable(erc20TransferDeltas(bundle, { drops }))).toEqual([
+      delta(B, C20, 1003),
+      delta(A_ETH, C20, -1000),
+    ]);
+    expect(await counts()).toEqual({
+      'rich_list/bad_json': 1,
+      'rich_list/bad_amount': 1,
+      'rich_list/bad_log': 1,
+      'rich_list/bad_address': 1,
+    });
+    expect(warnings()).toEqual([
+      expect.objectContaining({ decoder: 'rich_list', reason: 'bad_json', height: 77 }),
+    ]);
+
+    // The same block again within the minute: counted, not logged; a minute on, logged with the rest.
+    erc20TransferDeltas(bundle, { drops });
+    expect(warnings()).toHaveLength(1);
+    advance(60_000);
+    erc20TransferDeltas(bundle, { drops });
+    expect(await counts()).toMatchObject({ 'rich_list/bad_json': 3 });
+    expect(warnings()).toHaveLength(2);
+    expect(warnings()[1]).toMatchObject({ decoder: 'rich_list', suppressedSinceLastWarning: 7 });
+  });
+
+  it('drops nothing of a well-formed block', async () => {
+    const { drops, counts } = captureDrops();
+    erc20TransferDeltas(BUNDLE, { drops });
+    expect(await counts()).toEqual({});
   });
 });

@@ -2,6 +2,7 @@ import type { BalanceDelta } from '../../store/records.js';
 import type { BlockBundle } from '../bundle.js';
 import { accAddressFromString } from './account-address.js';
 import { orderedBlockEvents } from './block-events.js';
+import { type DropReporter, dropsAtHeight } from './drops.js';
 import { logWithTopic, TRANSFER_TOPIC, ZERO_TOPIC } from './evm-logs.js';
 
 /**
@@ -20,14 +21,20 @@ const EVM_EVENTS = new Set(['evm']);
 const HEX_ONLY_PREFIX = 'init';
 
 export function erc20TransferDeltas(
-  bundle: Pick<BlockBundle, 'blockResults'>,
-  options: { blockEvents?: boolean } = {},
+  bundle: Pick<BlockBundle, 'blockResults'> & { height?: number },
+  options: { blockEvents?: boolean; drops?: DropReporter } = {},
 ): BalanceDelta[] {
+  const drops = dropsAtHeight(options.drops, bundle.height ?? Number(bundle.blockResults.height));
+  const malformed = (reason: string) => drops.drop('rich_list', reason);
   const totals = new Map<string, BalanceDelta>();
   const apply = (topic: string, denom: string, delta: bigint) => {
     if (topic === ZERO_TOPIC) return;
     const account = accAddressFromString(topic, HEX_ONLY_PREFIX);
-    if (!account) return;
+    if (!account) {
+      // The other side of the transfer still counts; this one is left out.
+      drops.drop('rich_list', 'bad_address', { topic });
+      return;
+    }
     const id = `${account.hex}/${denom}`;
     const entry = totals.get(id);
     if (entry) entry.delta += delta;
@@ -36,8 +43,12 @@ export function erc20TransferDeltas(
   for (const { event, txIndex } of orderedBlockEvents(bundle.blockResults, EVM_EVENTS)) {
     if (txIndex === null && options.blockEvents === false) continue;
     for (const attr of event.attributes ?? []) {
-      const log = logWithTopic(attr, TRANSFER_TOPIC, 3);
-      if (!log || !/^0x[0-9a-fA-F]+$/.test(log.data)) continue;
+      const log = logWithTopic(attr, TRANSFER_TOPIC, 3, malformed);
+      if (!log) continue;
+      if (!/^0x[0-9a-fA-F]+$/.test(log.data)) {
+        drops.drop('rich_list', 'bad_amount', { token: log.address });
+        continue;
+      }
       const { topics } = log;
       const amount = BigInt(log.data);
       const denom = log.address.toLowerCase();

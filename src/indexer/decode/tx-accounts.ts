@@ -1,5 +1,6 @@
 import { type AccountRef, accAddressFromString } from './account-address.js';
 import type { CometEvent } from './block-events.js';
+import { type DropReporter, ignoreDrops } from './drops.js';
 
 /**
  * The accounts a tx touches, grepped from its events as rollytics' `GrepAddressesFromTx` does, but with the
@@ -64,14 +65,18 @@ function grepPlainValue(value: string, prefix: string, bech32: RegExp, out: Acco
   }
 }
 
-function grepEvmLog(value: string, out: AccountList): void {
-  let log: { address?: unknown; topics?: unknown };
+function grepEvmLog(value: string, out: AccountList, drops: DropReporter): void {
+  let log: { address?: unknown; topics?: unknown } | null;
   try {
     log = JSON.parse(value);
   } catch {
+    log = null;
+  }
+  if (log === null || typeof log !== 'object') {
+    drops.drop('tx_accounts', 'bad_json', { attribute: 'log' });
     return;
   }
-  if (typeof log?.address === 'string') out.addString(log.address);
+  if (typeof log.address === 'string') out.addString(log.address);
   if (Array.isArray(log.topics)) {
     for (let i = 1; i < log.topics.length; i += 1) {
       const topic = log.topics[i];
@@ -80,7 +85,11 @@ function grepEvmLog(value: string, out: AccountList): void {
   }
 }
 
-export function grepTxAccounts(events: CometEvent[] | null | undefined, prefix: string): AccountList {
+export function grepTxAccounts(
+  events: CometEvent[] | null | undefined,
+  prefix: string,
+  drops: DropReporter = ignoreDrops,
+): AccountList {
   const out = createAccountList(prefix);
   const bech32 = bech32Pattern(prefix);
   for (const event of events ?? []) {
@@ -89,7 +98,7 @@ export function grepTxAccounts(events: CometEvent[] | null | undefined, prefix: 
       if (event.type === 'move' && attr.key === 'data') {
         for (const match of value.matchAll(MOVE_HEX)) out.addString(match[0]);
       } else if (event.type === 'evm' && attr.key === 'log') {
-        grepEvmLog(value, out);
+        grepEvmLog(value, out, drops);
       } else if (event.type === 'call' && attr.key === 'ret') {
         // EVM return data: never an account (see above)
       } else {

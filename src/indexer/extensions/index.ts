@@ -1,25 +1,30 @@
-import { errorMessage, isRetryable } from '../../common/errors.js';
+import { isRetryable } from '../../common/errors.js';
 import type { Logger } from '../../common/logger.js';
 import type { BalanceDelta } from '../../store/records.js';
 import type { BlockWriter, StoreProgress } from '../../store/writer.js';
 import type { IndexerConfig } from '../config.js';
+import type { DropReporter } from '../decode/index.js';
 import type { NodeClients } from '../fetch.js';
 import type { IndexerMetrics } from '../metrics.js';
 import { supportsInternalTxs } from '../node-check.js';
 import type { PreparedBlock } from '../prepare.js';
+import type { BackoffOptions } from '../retry.js';
 import { createIndexedHeights } from './indexed-heights.js';
 import { createInternalTxExtension } from './internal-txs.js';
 import { createRichListExtension } from './rich-list.js';
+import { type SupervisedWork, type Supervisor, superviseExtension } from './supervise.js';
 
 /**
  * The extensions a config turns on (EVM internal txs, the EVM rich list), each with its own progress
- * height, fed by the block indexer's written batches.
+ * height, fed by the block indexer's written batches. Each runs supervised: a failure stops it for a
+ * pause, not for good (see supervise.ts).
  */
 
 export interface Extension {
   name: string;
-  /** Work that must happen before any block is written (the rich-list snapshot). */
-  initialize?(): Promise<void>;
+  /** Work that must happen before any block is written (the rich-list snapshot). Never rejects. */
+  initialize(): Promise<void>;
+  /** Runs until the abort, through failures. Never rejects. */
   run(): Promise<void>;
 }
 
@@ -44,12 +49,17 @@ export interface ExtensionsOptions {
   logger: Logger;
   metrics: IndexerMetrics;
   signal: AbortSignal;
+  drops?: DropReporter;
+  /** The pause after a failure (tests shorten it). */
+  backoff?: BackoffOptions;
 }
 
 const EXTENSION_CONCURRENCY = 8;
 
+type ExtensionKey = 'internal_tx' | 'rich_list';
+
 export async function createExtensions(options: ExtensionsOptions): Promise<Extensions> {
-  const { config, clients, store, stored, from, logger, metrics, signal } = options;
+  const { config, clients, store, stored, from, logger, metrics, signal, drops } = options;
   const list: Extension[] = [];
   const feeds: Array<(batch: readonly PreparedBlock[]) => void> = [];
   const heights: Extensions['heights'] = { internalTx: null, richList: null };
@@ -62,11 +72,31 @@ export async function createExtensions(options: ExtensionsOptions): Promise<Exte
     signal,
     isRetryableWrite: isRetryable,
   };
-  const progressOf =
-    (name: 'internal_tx' | 'rich_list', key: keyof Extensions['heights']) => (height: number) => {
+  /** The extension under its supervisor, and what it calls when it has written up to a height. */
+  const supervised = (
+    name: string,
+    label: ExtensionKey,
+    key: keyof Extensions['heights'],
+    build: (onWritten: (height: number) => void, child: Logger) => SupervisedWork,
+  ) => {
+    const child = logger.child({ extension: name });
+    let supervisor: Supervisor | undefined;
+    const work = build((height) => {
       heights[key] = height;
-      metrics.extensionHeight.set({ extension: name }, height);
-    };
+      metrics.extensionHeight.set({ extension: label }, height);
+      supervisor?.written(height);
+    }, child);
+    supervisor = superviseExtension(work, {
+      label,
+      logger: child,
+      failures: metrics.extensionFailures,
+      signal,
+      ...(options.backoff ? { backoff: options.backoff } : {}),
+    });
+    // Shows in the metrics from the start, at 0, so a rate over it has a base.
+    metrics.extensionFailures.inc({ extension: label }, 0);
+    list.push({ name, initialize: supervisor.initialize, run: supervisor.run });
+  };
 
   if (jsonRpc && config.internalTx) {
     const { appVersion } = await clients.rest.nodeInfo(signal);
@@ -75,17 +105,19 @@ export async function createExtensions(options: ExtensionsOptions): Promise<Exte
       const indexed = createIndexedHeights(stored.height, (b) => b.internalTxs, 2000);
       feeds.push((batch) => indexed.record(batch));
       heights.internalTx = stored.internalTxHeight;
-      const extension = createInternalTxExtension({
-        ...common,
-        jsonRpc,
-        store,
-        indexed,
-        // On an empty database the traces start where the blocks do.
-        from: stored.height === 0 ? from - 1 : stored.internalTxHeight,
-        logger: logger.child({ extension: 'internal-tx' }),
-        onWritten: progressOf('internal_tx', 'internalTx'),
-      });
-      list.push({ name: 'internal-tx', run: extension.run });
+      supervised('internal-tx', 'internal_tx', 'internalTx', (onWritten, child) =>
+        createInternalTxExtension({
+          ...common,
+          jsonRpc,
+          store,
+          indexed,
+          // On an empty database the traces start where the blocks do.
+          from: stored.height === 0 ? from - 1 : stored.internalTxHeight,
+          logger: child,
+          onWritten,
+          ...(drops ? { drops } : {}),
+        }),
+      );
     } else {
       logger.warn(
         { appVersion },
@@ -98,19 +130,21 @@ export async function createExtensions(options: ExtensionsOptions): Promise<Exte
     const indexed = createIndexedHeights<BalanceDelta[]>(stored.height, (b) => b.balanceDeltas ?? []);
     feeds.push((batch) => indexed.record(batch));
     heights.richList = stored.richListHeight;
-    const extension = createRichListExtension({
-      ...common,
-      comet: clients.comet,
-      rest: clients.rest,
-      jsonRpc,
-      store,
-      indexed,
-      from: stored.richListHeight,
-      snapshotHeight: from,
-      logger: logger.child({ extension: 'rich-list' }),
-      onWritten: progressOf('rich_list', 'richList'),
-    });
-    list.push({ name: 'rich-list', initialize: extension.initialize, run: extension.run });
+    supervised('rich-list', 'rich_list', 'richList', (onWritten, child) =>
+      createRichListExtension({
+        ...common,
+        comet: clients.comet,
+        rest: clients.rest,
+        jsonRpc,
+        store,
+        indexed,
+        from: stored.richListHeight,
+        snapshotHeight: from,
+        logger: child,
+        onWritten,
+        ...(drops ? { drops } : {}),
+      }),
+    );
   }
 
   return {
@@ -125,25 +159,11 @@ export async function createExtensions(options: ExtensionsOptions): Promise<Exte
 }
 
 /**
- * Runs the extensions alongside the block indexer. One that fails stops alone, with one error line;
- * blocks go on being indexed.
+ * Runs the extensions alongside the block indexer, each through its failures; blocks go on being
+ * indexed meanwhile. Resolves once every `initialize` is done (before the first block is written); a
+ * snapshot that failed there is taken by the extension's next attempt, at the same height.
  */
-export async function startExtensions(
-  extensions: Extensions,
-  logger: Logger,
-  signal: AbortSignal,
-): Promise<Array<Promise<void>>> {
-  const failed = (name: string) => (err: unknown) => {
-    if (!signal.aborted) logger.error({ extension: name, err: errorMessage(err) }, 'extension stopped');
-  };
-  const runnable: Extension[] = [];
-  for (const extension of extensions.list) {
-    try {
-      await extension.initialize?.();
-      runnable.push(extension);
-    } catch (err) {
-      failed(extension.name)(err);
-    }
-  }
-  return runnable.map((extension) => extension.run().catch(failed(extension.name)));
+export async function startExtensions(extensions: Extensions): Promise<Array<Promise<void>>> {
+  for (const extension of extensions.list) await extension.initialize();
+  return extensions.list.map((extension) => extension.run());
 }

@@ -4,23 +4,24 @@ import { errorMessage } from '../../common/errors.js';
 import type { IndexedInternalTx } from '../../store/records.js';
 import type { BlockWriter } from '../../store/writer.js';
 import { createConcurrency } from '../concurrency.js';
-import { flattenTraces, type TraceEntry } from '../decode/index.js';
+import { type DropReporter, flattenTraces, type TraceEntry } from '../decode/index.js';
 import type { PrepareContext } from '../pipeline.js';
 import { createTrailingPipeline, type TrailingOptions } from './trailing.js';
 
 /**
  * EVM internal txs: `debug_traceBlockByNumber` (callTracer) of every indexed height that has Ethereum txs,
  * flattened and written in height order with their own progress height. Heights are traced concurrently
- * behind the block indexer; after a restart it resumes after its own progress height.
+ * behind the block indexer; after a restart, or a failure, it resumes after its own progress height.
  */
 
-export type InternalTxStore = Pick<BlockWriter, 'writeInternalTxs'>;
+export type InternalTxStore = Pick<BlockWriter, 'writeInternalTxs' | 'progress'>;
 
 export interface InternalTxOptions extends TrailingOptions<IndexedInternalTx[] | undefined> {
   jsonRpc: JsonRpcClient;
   store: InternalTxStore;
   /** Progress height of the extension: it resumes after it. */
   from: number;
+  drops?: DropReporter;
 }
 
 /** Genesis has no state before it: minievm refuses to trace it. */
@@ -35,11 +36,12 @@ export async function fetchInternalTxs(
   jsonRpc: JsonRpcClient,
   height: number,
   call: PrepareContext['call'],
+  drops?: DropReporter,
 ): Promise<IndexedInternalTx[] | { refused: NodeQueryError }> {
   if (height < FIRST_TRACEABLE) return [];
   try {
     const traces = (await call((signal) => jsonRpc.traceBlock(height, signal))) as TraceEntry[];
-    return flattenTraces(height, traces);
+    return flattenTraces(height, traces, drops);
   } catch (err) {
     if (err instanceof NodeQueryError) return { refused: err };
     throw err;
@@ -47,12 +49,13 @@ export async function fetchInternalTxs(
 }
 
 export function createInternalTxExtension(options: InternalTxOptions) {
-  const { jsonRpc, indexed, logger } = options;
+  const { jsonRpc, indexed, logger, store } = options;
+  let from = options.from;
 
   const trace = async (height: number, { call }: PrepareContext) => {
     const noted = indexed.note(height);
     if (noted) return { height, calls: noted };
-    const calls = await fetchInternalTxs(jsonRpc, height, call);
+    const calls = await fetchInternalTxs(jsonRpc, height, call, options.drops);
     if (Array.isArray(calls)) return { height, calls };
     // A trace the node refuses will be refused again: leave the height without calls and go on.
     logger.error(
@@ -62,16 +65,28 @@ export function createInternalTxExtension(options: InternalTxOptions) {
     return { height, calls: [] as IndexedInternalTx[] };
   };
 
-  const pipeline = createTrailingPipeline(options, {
-    from: options.from,
-    what: 'internal txs',
-    concurrency: createConcurrency({ max: options.maxConcurrency }),
-    prepare: trace,
-    write: (batch) => options.store.writeInternalTxs(batch),
-  });
+  const concurrency = createConcurrency({ max: options.maxConcurrency });
+  const onWritten = (height: number) => {
+    from = height;
+    options.onWritten?.(height);
+  };
 
   return {
-    run: () => pipeline.run(),
-    status: () => pipeline.status(),
+    /** Traces until the abort; called again after a failure, it resumes after what is written. */
+    async run() {
+      // A write whose commit went through though its answer was lost is in the store, not in `from`.
+      from = Math.max(from, (await store.progress()).internalTxHeight);
+      const pipeline = createTrailingPipeline(
+        { ...options, onWritten },
+        {
+          from,
+          what: 'internal txs',
+          concurrency,
+          prepare: trace,
+          write: (batch) => store.writeInternalTxs(batch),
+        },
+      );
+      await pipeline.run();
+    },
   };
 }

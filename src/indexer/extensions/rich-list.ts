@@ -6,7 +6,7 @@ import { errorMessage } from '../../common/errors.js';
 import type { BalanceDelta } from '../../store/records.js';
 import type { Balance, BlockWriter } from '../../store/writer.js';
 import { createConcurrency } from '../concurrency.js';
-import { erc20TransferDeltas } from '../decode/index.js';
+import { type DropReporter, erc20TransferDeltas } from '../decode/index.js';
 import type { PrepareContext } from '../pipeline.js';
 import { withRetry } from '../retry.js';
 import { createTrailingPipeline, type TrailingOptions } from './trailing.js';
@@ -19,7 +19,7 @@ import { createTrailingPipeline, type TrailingOptions } from './trailing.js';
  * for every known account with batched `balanceOf` at the height.
  */
 
-export type RichListStore = Pick<BlockWriter, 'richList' | 'accountsAll'>;
+export type RichListStore = Pick<BlockWriter, 'richList' | 'accountsAll' | 'progress'>;
 
 export interface RichListOptions extends TrailingOptions<BalanceDelta[]> {
   comet: CometClient;
@@ -30,6 +30,7 @@ export interface RichListOptions extends TrailingOptions<BalanceDelta[]> {
   from: number;
   /** Where a first snapshot is taken: the first height this run indexes. */
   snapshotHeight: number;
+  drops?: DropReporter;
 }
 
 const EVM_ADDRESS_BYTES = 20;
@@ -93,12 +94,11 @@ export function createRichListExtension(options: RichListOptions) {
     const noted = indexed.note(height);
     if (noted) return { height, deltas: noted };
     const blockResults = await call((signal) => options.comet.blockResults(height, signal));
-    return { height, deltas: erc20TransferDeltas({ blockResults }) };
+    return { height, deltas: erc20TransferDeltas({ height, blockResults }, { drops: options.drops }) };
   };
 
-  let from = options.from;
-  // A retried batch must not apply a height twice.
-  let applied = from;
+  // The progress height (0: no snapshot yet). A retried batch must not apply a height twice.
+  let applied = options.from;
   let pendingRepair: { height: number; denoms: string[] } | undefined;
 
   /**
@@ -106,21 +106,23 @@ export function createRichListExtension(options: RichListOptions) {
    * point of the write order, so the accounts it adds get the same ids in every run.
    */
   const initialize = async () => {
-    if (from !== 0) return;
+    if (applied !== 0) return;
     const height = options.snapshotHeight;
     logger.info({ height }, 'taking the rich-list snapshot');
     await store.richList.initialize(height, await snapshot(height));
     options.onWritten?.(height);
-    from = height;
     applied = height;
   };
 
   return {
     initialize,
+    /** Applies deltas until the abort; called again after a failure, it resumes after what is written. */
     async run() {
+      // A write whose commit went through though its answer was lost is in the store, not in `applied`.
+      applied = Math.max(applied, (await store.progress()).richListHeight);
       await initialize();
       const pipeline = createTrailingPipeline(options, {
-        from,
+        from: applied,
         what: 'the rich list',
         concurrency,
         prepare: deltasOf,
