@@ -424,3 +424,42 @@ describe('OPinit queries read by initia.js', () => {
     expect(await child.opchild.baseDenom(l2)).toBe(bed.host.chain.info.denom);
   });
 });
+
+describe('OPinit relayers under control', () => {
+  it('a paused executor holds deposits, a paused submitter holds outputs, until resumed', async () => {
+    const [alice] = bed.host.accounts;
+    const [bob] = bed.child.accounts;
+    const child = new RESTClient(bed.child.servers.urls.rest);
+    const host = new RESTClient(bed.host.servers.urls.rest);
+    bed.executor.pause();
+    bed.submitter.pause();
+    await steps(1); // commits what was sent before the pause
+    const nextL1 = await child.opchild.nextL1Sequence();
+    const [outputsBefore] = await host.ophost.outputInfos(1);
+    await broadcast(bed.host, await deposit(alice!, bob!.address, '10'));
+    await steps(3);
+    expect(await child.opchild.nextL1Sequence()).toBe(nextL1);
+    expect(bed.executor.pendingDeposits).toBe(1);
+    expect((await host.ophost.outputInfos(1))[0]).toHaveLength(outputsBefore.length);
+
+    bed.executor.resume();
+    bed.submitter.resume();
+    await steps(2);
+    expect(await child.opchild.nextL1Sequence()).toBe(nextL1 + 1);
+    expect((await host.ophost.outputInfos(1))[0].length).toBeGreaterThan(outputsBefore.length);
+  });
+
+  it('a delayed executor relays once the delay has passed', async () => {
+    const [alice] = bed.host.accounts;
+    const [bob] = bed.child.accounts;
+    const child = new RESTClient(bed.child.servers.urls.rest);
+    bed.executor.setDelay(60_000);
+    const nextL1 = await child.opchild.nextL1Sequence();
+    await broadcast(bed.host, await deposit(alice!, bob!.address, '10'));
+    await steps(3);
+    expect(await child.opchild.nextL1Sequence()).toBe(nextL1);
+    bed.executor.setDelay(0);
+    await steps(2);
+    expect(await child.opchild.nextL1Sequence()).toBe(nextL1 + 1);
+  });
+});
