@@ -1,9 +1,9 @@
 import { toBech32 } from '../../chain/address.js';
 import { silentLogger } from '../../common/logger.js';
 import { type DevAccount, deriveAccount } from '../keys.js';
-import { createOpinitExecutor, type OpinitExecutor } from '../relayers/opinit-executor.js';
-import { startExecutorHttpServer } from '../relayers/opinit-executor-http.js';
-import { createOutputSubmitter, type OutputSubmitter } from '../relayers/opinit-output-submitter.js';
+import type { OpinitExecutor } from '../relayers/opinit-executor.js';
+import type { OutputSubmitter } from '../relayers/opinit-output-submitter.js';
+import { startOpinitRelayers } from '../relayers/opinit-relayers.js';
 import { createRollup, type Rollup } from '../rollup.js';
 import { type NodeServers, startNodeServers } from '../servers/index.js';
 import type { VmType } from '../types.js';
@@ -25,7 +25,7 @@ export interface OpinitTestbed {
   executorAccount: DevAccount;
   proposer: DevAccount;
   executorUrl: string;
-  /** One block on each chain, then one poll of each relayer. */
+  /** One block on each chain, then one poll of the relayers (which also poll on their own timer). */
   step(): Promise<void>;
   close(): Promise<void>;
 }
@@ -109,39 +109,31 @@ export async function createOpinitTestbed(options: {
   const serve = (chain: Rollup['chain']) => startNodeServers(chain, { host: '127.0.0.1' });
   const hostChain = { ...host, servers: await serve(host.chain) };
   const childChain = { ...child, servers: await serve(child.chain) };
-  const executor = createOpinitExecutor({
+  const relayers = await startOpinitRelayers({
     bridgeId,
     l1: host.chain,
     l2: child.chain,
     executor: executorAccount,
-    logger,
-  });
-  const submitter = createOutputSubmitter({
-    l1: host.chain,
-    l2: child.chain,
-    executor,
     proposer,
-    intervalMs: options.outputIntervalMs ?? 0,
+    outputIntervalMs: options.outputIntervalMs ?? 0,
     logger,
   });
-  const http = await startExecutorHttpServer(executor);
   return {
     host: hostChain,
     child: childChain,
     bridgeId,
-    executor,
-    submitter,
+    executor: relayers.executor,
+    submitter: relayers.submitter,
     executorAccount,
     proposer,
-    executorUrl: http.url,
+    executorUrl: relayers.executorUrl,
     async step() {
       await host.chain.produceBlock();
       await child.chain.produceBlock();
-      await executor.poll();
-      await submitter.poll();
+      await relayers.poll();
     },
     async close() {
-      await http.close();
+      await relayers.close();
       await hostChain.servers.close();
       await childChain.servers.close();
     },
