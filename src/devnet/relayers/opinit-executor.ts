@@ -28,7 +28,7 @@ export interface OpinitExecutor extends RelayerControl {
   poll(): Promise<void>;
   /** Highest rollup block whose withdrawals are recorded. */
   readonly l2Height: number;
-  /** Deposits seen on the L1 and not yet relayed. */
+  /** Deposits seen on the L1 and not yet finalized on the rollup. */
   readonly pendingDeposits: number;
 }
 
@@ -90,12 +90,27 @@ export function createOpinitExecutor(options: OpinitExecutorOptions): OpinitExec
     }
   };
 
+  // Relayed txs not yet seen in a block; a failed or dropped one is relayed again.
+  let inflight: Array<{ hash: string; msgs: MsgFinalizeTokenDeposit[] }> = [];
+
+  const settle = () => {
+    inflight = inflight.filter(({ hash, msgs }) => {
+      const found = l2.findTx(hash);
+      if (!found && l2.mempoolSize() > 0) return true;
+      const result = found ? l2.getBlock(found.height)?.txs[found.index]?.result : undefined;
+      if (result?.code === 0) return false;
+      logger.warn({ bridgeId: String(bridgeId), log: result?.log }, 'deposit relay failed; relaying again');
+      queue.retry(msgs);
+      return false;
+    });
+  };
+
   const relay = async () => {
     const due = queue.takeDue();
     if (due.length === 0) return;
     // Deposits the rollup has already finalized would be no-ops: skip them.
     const next = childState.nextL1Sequence(l2.state());
-    const msgs = due.filter((m) => m.sequence >= next);
+    const msgs = due.filter((m) => m.sequence >= next).sort((a, b) => (a.sequence < b.sequence ? -1 : 1));
     if (msgs.length === 0) return;
     const result = await sender.send(
       msgs.map((m) => ({
@@ -104,10 +119,10 @@ export function createOpinitExecutor(options: OpinitExecutorOptions): OpinitExec
       })),
       gasPerDeposit * BigInt(msgs.length),
     );
-    if (result.code !== 0) {
+    if (result.code === 0) inflight.push({ hash: result.hash, msgs });
+    else {
       logger.warn({ bridgeId: String(bridgeId), log: result.log }, 'deposit relay refused; retrying');
-      // Back to the queue's head: relayed again at the next poll.
-      for (const m of msgs) queue.push(m);
+      queue.retry(msgs);
     }
   };
 
@@ -117,13 +132,14 @@ export function createOpinitExecutor(options: OpinitExecutorOptions): OpinitExec
     async poll() {
       scanL1();
       scanL2();
+      if (!queue.paused) settle();
       await relay();
     },
     get l2Height() {
       return l2Height;
     },
     get pendingDeposits() {
-      return queue.size;
+      return queue.size + inflight.reduce((n, tx) => n + tx.msgs.length, 0);
     },
     pause: queue.pause,
     resume: queue.resume,

@@ -39,4 +39,17 @@ describe('relayer delay queue', () => {
     expect(queue.delayMs).toBe(1_000);
     expect(queue.takeDue()).toEqual([1]);
   });
+
+  it('puts retried items first, due at once', () => {
+    let now = 0;
+    const queue = createDelayQueue<number>({ delayMs: 1_000, now: () => now });
+    queue.push(3);
+    now += 1_000;
+    expect(queue.takeDue()).toEqual([3]);
+    queue.push(4);
+    queue.retry([3]);
+    expect(queue.takeDue()).toEqual([3]);
+    now += 1_000;
+    expect(queue.takeDue()).toEqual([4]);
+  });
 });

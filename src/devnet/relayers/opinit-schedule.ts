@@ -11,6 +11,8 @@ export interface RelayerControl {
 
 export interface DelayQueue<T> extends RelayerControl {
   push(item: T): void;
+  /** Puts items back at the head, due at once (a relay that did not go through). */
+  retry(items: T[]): void;
   /** Removes and returns the items whose delay has passed, in arrival order; none while paused. */
   takeDue(): T[];
   readonly size: number;
@@ -24,6 +26,7 @@ export function createDelayQueue<T>(options: { delayMs?: number; now?: () => num
   let paused = false;
   return {
     push: (item) => items.push({ seenAt: now(), item }),
+    retry: (retried) => items.unshift(...retried.map((item) => ({ seenAt: Number.NEGATIVE_INFINITY, item }))),
     takeDue() {
       if (paused) return [];
       const at = now();
