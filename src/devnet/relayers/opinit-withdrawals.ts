@@ -55,6 +55,8 @@ export interface WithdrawalStore {
   /** Drops a cut tree whose proposal did not go through; its withdrawals go back to the next one. */
   uncut(outputIndex: bigint): void;
   proof(sequence: bigint): WithdrawalProofJson | undefined;
+  /** Proofs of every withdrawal already committed to an output, oldest first. */
+  proven(): WithdrawalProofJson[];
   /** Sequences of the withdrawals to an L1 address, from `offset` (a sequence; 0 = the end), at most `limit`. */
   byAddress(
     address: string,
@@ -70,7 +72,7 @@ export function createWithdrawalStore(bridgeId: bigint): WithdrawalStore {
   const trees: OutputTree[] = [];
   const pending: bigint[] = [];
 
-  return {
+  const store: WithdrawalStore = {
     add(record) {
       if (records.has(record.sequence)) return;
       records.set(record.sequence, record);
@@ -138,6 +140,9 @@ export function createWithdrawalStore(bridgeId: bigint): WithdrawalStore {
         tx_hash: r.txHash,
       };
     },
+    proven() {
+      return trees.flatMap((t) => t.sequences.map((s) => store.proof(s)!));
+    },
     byAddress(address, { offset, limit, descending }) {
       let sequences = [...records.values()]
         .filter((r) => r.to === address)
@@ -152,4 +157,5 @@ export function createWithdrawalStore(bridgeId: bigint): WithdrawalStore {
       return next === undefined ? { sequences: page } : { sequences: page, next };
     },
   };
+  return store;
 }

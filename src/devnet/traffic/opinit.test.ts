@@ -4,7 +4,7 @@ import { l2Denom } from '../opinit/hashes.js';
 import { createOpinitTestbed, type OpinitTestbed } from '../opinit/testbed.js';
 import { eventsOfType } from '../relayers/opinit-schedule.js';
 import { createTrafficGenerator } from './generator.js';
-import { opinitDepositPlan, opinitWithdrawalPlan } from './opinit.js';
+import { opinitClaimPlan, opinitDepositPlan, opinitWithdrawalPlan } from './opinit.js';
 
 let bed: OpinitTestbed;
 
@@ -18,13 +18,14 @@ afterAll(async () => {
 });
 
 describe('OPinit traffic', () => {
-  it('deposits and withdraws both ways, some failing, and the escrow backs every l2 coin', async () => {
+  it('deposits, withdraws and claims, some failing, and the escrow backs every l2 coin', async () => {
     const logger = silentLogger();
     const host = createTrafficGenerator({
       chain: bed.host.chain,
       accounts: bed.host.accounts,
       plans: [
         opinitDepositPlan([{ bridgeId: bed.bridgeId, recipients: bed.child.accounts.map((a) => a.address) }]),
+        opinitClaimPlan([bed.executor]),
       ],
       seed: 'opinit-traffic',
       logger,
@@ -58,8 +59,10 @@ describe('OPinit traffic', () => {
     expect(failed(bed.host.chain, '/opinit.ophost.v1.MsgInitiateTokenDeposit')).toBeGreaterThan(0);
     expect(succeeded(bed.child.chain, 'initiate_token_withdrawal')).toBeGreaterThan(0);
     expect(failed(bed.child.chain, '/opinit.opchild.v1.MsgInitiateTokenWithdrawal')).toBeGreaterThan(0);
+    expect(succeeded(bed.host.chain, 'finalize_token_withdrawal')).toBeGreaterThan(0);
+    expect(failed(bed.host.chain, '/opinit.ophost.v1.MsgFinalizeTokenWithdrawal')).toBe(0);
 
-    // Escrow = coins on the rollup + coins withdrawn and not claimed (traffic claims none).
+    // Escrow = coins on the rollup + coins withdrawn and not yet claimed.
     const denom = l2Denom(bed.bridgeId, bed.host.chain.info.denom);
     let onRollup = 0n;
     for (const account of bed.child.chain.accounts()) {
@@ -71,6 +74,11 @@ describe('OPinit traffic', () => {
     for (let h = 1; h <= bed.child.chain.latestHeight(); h += 1) {
       for (const { attributes } of eventsOfType(bed.child.chain.getBlock(h)!, 'initiate_token_withdrawal')) {
         withdrawn += BigInt(attributes.amount!);
+      }
+    }
+    for (let h = 1; h <= bed.host.chain.latestHeight(); h += 1) {
+      for (const { attributes } of eventsOfType(bed.host.chain.getBlock(h)!, 'finalize_token_withdrawal')) {
+        withdrawn -= BigInt(attributes.amount!);
       }
     }
     const bridge = (await (
