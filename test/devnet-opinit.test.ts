@@ -422,6 +422,11 @@ describe('OPinit queries read by initia.js', () => {
     expect(await child.opchild.nextL1Sequence()).toBe(5);
     expect(await child.opchild.nextL2Sequence()).toBe(2);
     expect(await child.opchild.baseDenom(l2)).toBe(bed.host.chain.info.denom);
+
+    // A chain without the module answers as for a route no service registered.
+    expect((await fetch(`${bed.child.servers.urls.rest}/opinit/ophost/v1/bridges`)).status).toBe(501);
+    expect((await fetch(`${bed.host.servers.urls.rest}/opinit/opchild/v1/bridge_info`)).status).toBe(501);
+    expect((await fetch(`${bed.host.servers.urls.rest}/opinit/ophost/v1/bridges/9`)).status).toBe(404);
   });
 });
 
