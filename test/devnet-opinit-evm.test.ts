@@ -3,8 +3,9 @@ import {
   MsgFinalizeTokenWithdrawal,
   MsgInitiateTokenDeposit,
 } from '@initia/opinit.proto/opinit/ophost/v1/tx.js';
-import { createPublicClient, erc20Abi, http } from 'viem';
+import { createPublicClient, encodeFunctionData, erc20Abi, http } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeAny } from '../src/chain/registry.js';
 import type { DevAccount } from '../src/devnet/keys.js';
 import { l2Denom } from '../src/devnet/opinit/hashes.js';
 import {
@@ -17,7 +18,8 @@ import type { AnyMsg } from '../src/devnet/types.js';
 
 /**
  * OPinit into the EVM rollup: the deposit is minted into the L2 denom's ERC20 (through the chain's
- * bank, as minievm's), the withdrawal burns it there, and the claim releases the L1 escrow.
+ * bank, as minievm's), a hook runs an EVM call signed by the recipient, the withdrawal burns the
+ * ERC20 there, and the claim releases the L1 escrow.
  */
 
 let bed: OpinitTestbed;
@@ -101,6 +103,58 @@ describe('OPinit with the EVM rollup as child', () => {
     ).toBe(5000n);
     expect(await client.readContract({ ...erc20, functionName: 'totalSupply' })).toBe(5000n);
 
+    // A deposit whose hook is an EVM call signed by the recipient: an ERC20 transfer of what arrives.
+    const [, , carol] = bed.child.accounts;
+    const bobAccount = bed.child.chain.account(bob!.address)!;
+    const hook = signTx({
+      msgs: [
+        encodeAny('/minievm.evm.v1.MsgCall', {
+          sender: bob!.address,
+          contractAddr: contract.address,
+          input: encodeFunctionData({
+            abi: erc20Abi,
+            functionName: 'transfer',
+            args: [carol!.hexAddress as `0x${string}`, 40n],
+          }),
+          value: '0',
+          accessList: [],
+          authList: [],
+        }),
+      ],
+      fee: { amount: [], gasLimit: 1n },
+      signer: bob!,
+      chainId: bed.child.chain.info.chainId,
+      accountNumber: bobAccount.accountNumber,
+      sequence: bobAccount.sequence,
+    });
+    await send(bed.host, alice!, {
+      typeUrl: '/opinit.ophost.v1.MsgInitiateTokenDeposit',
+      value: MsgInitiateTokenDeposit.encode(
+        MsgInitiateTokenDeposit.fromPartial({
+          sender: alice!.address,
+          bridgeId: bed.bridgeId,
+          to: bob!.address,
+          amount: { denom: hostDenom, amount: '100' },
+          data: hook,
+        }),
+      ).finish(),
+    });
+    await steps(3);
+    expect(
+      await client.readContract({
+        ...erc20,
+        functionName: 'balanceOf',
+        args: [carol!.hexAddress as `0x${string}`],
+      }),
+    ).toBe(40n);
+    expect(
+      await client.readContract({
+        ...erc20,
+        functionName: 'balanceOf',
+        args: [bob!.hexAddress as `0x${string}`],
+      }),
+    ).toBe(5060n);
+
     const withdrawal = await send(bed.child, bob!, {
       typeUrl: '/opinit.opchild.v1.MsgInitiateTokenWithdrawal',
       value: MsgInitiateTokenWithdrawal.encode(
@@ -113,7 +167,7 @@ describe('OPinit with the EVM rollup as child', () => {
     });
     await steps(3);
     expect(resultOf(bed.child, withdrawal).code).toBe(0);
-    expect(await client.readContract({ ...erc20, functionName: 'totalSupply' })).toBe(3000n);
+    expect(await client.readContract({ ...erc20, functionName: 'totalSupply' })).toBe(3100n);
 
     const proof = (await (await fetch(`${bed.executorUrl}/withdrawal/1`)).json()) as Record<string, any>;
     expect(proof.output_index).toBeGreaterThan(0);
