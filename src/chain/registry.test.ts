@@ -17,6 +17,8 @@ describe('registry', () => {
         '/opinit.opchild.v1.MsgFinalizeTokenDeposit',
         '/opinit.opchild.v1.MsgInitiateTokenWithdrawal',
         '/opinit.ophost.v1.MsgInitiateTokenDeposit',
+        '/opinit.ophost.v1.MsgProposeOutput',
+        '/opinit.ophost.v1.MsgFinalizeTokenWithdrawal',
         '/cosmos.crypto.secp256k1.PubKey',
         '/initia.crypto.v1beta1.ethsecp256k1.PubKey',
       ].sort(),

@@ -8,7 +8,11 @@ import {
   MsgFinalizeTokenDeposit,
   MsgInitiateTokenWithdrawal,
 } from '@initia/opinit.proto/opinit/opchild/v1/tx.js';
-import { MsgInitiateTokenDeposit } from '@initia/opinit.proto/opinit/ophost/v1/tx.js';
+import {
+  MsgFinalizeTokenWithdrawal,
+  MsgInitiateTokenDeposit,
+  MsgProposeOutput,
+} from '@initia/opinit.proto/opinit/ophost/v1/tx.js';
 import { MsgSend } from 'cosmjs-types/cosmos/bank/v1beta1/tx';
 import { PubKey as Secp256k1PubKey } from 'cosmjs-types/cosmos/crypto/secp256k1/keys';
 
@@ -46,6 +50,8 @@ const codecs = new Map<string, ProtoCodec>([
   ['/opinit.opchild.v1.MsgFinalizeTokenDeposit', codec(MsgFinalizeTokenDeposit)],
   ['/opinit.opchild.v1.MsgInitiateTokenWithdrawal', codec(MsgInitiateTokenWithdrawal)],
   ['/opinit.ophost.v1.MsgInitiateTokenDeposit', codec(MsgInitiateTokenDeposit)],
+  ['/opinit.ophost.v1.MsgProposeOutput', codec(MsgProposeOutput)],
+  ['/opinit.ophost.v1.MsgFinalizeTokenWithdrawal', codec(MsgFinalizeTokenWithdrawal)],
   ['/cosmos.crypto.secp256k1.PubKey', codec(Secp256k1PubKey)],
   ['/initia.crypto.v1beta1.ethsecp256k1.PubKey', codec(EthSecp256k1PubKey)],
 ]);

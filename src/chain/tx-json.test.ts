@@ -98,6 +98,26 @@ const SAMPLES: Record<string, object> = {
     amount: { denom: 'uinit', amount: '1' },
     data: new Uint8Array(),
   },
+  '/opinit.ophost.v1.MsgProposeOutput': {
+    proposer: 'init1p',
+    bridgeId: 1n,
+    outputIndex: 2n,
+    l2BlockNumber: 30n,
+    outputRoot: new Uint8Array(32).fill(1),
+  },
+  '/opinit.ophost.v1.MsgFinalizeTokenWithdrawal': {
+    sender: 'init1a',
+    bridgeId: 1n,
+    outputIndex: 2n,
+    withdrawalProofs: [new Uint8Array(32).fill(2)],
+    from: 'init1f',
+    to: 'init1t',
+    sequence: 3n,
+    amount: { denom: 'uinit', amount: '1' },
+    version: new Uint8Array([1]),
+    storageRoot: new Uint8Array(32).fill(3),
+    lastBlockHash: new Uint8Array(32).fill(4),
+  },
 };
 
 const snakeCase = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);

@@ -175,6 +175,7 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
       events: [],
       msgIndex: 0,
       eth,
+      router: (url) => modulesByType.get(url),
     };
     const fail = (err: unknown, events: AbciEvent[]) => {
       const txErr =

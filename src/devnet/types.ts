@@ -70,6 +70,8 @@ export interface TxContext extends BlockContext {
   msgIndex: number;
   /** Set for txs that arrived through `eth_sendRawTransaction`. */
   eth?: EthTxEnvelope;
+  /** The chain's msg router (baseapp's MsgServiceRouter), for modules that run msgs of their own. */
+  router?: (typeUrl: string) => MsgModule | undefined;
 }
 
 /** The Ethereum view of a tx that came in through `eth_sendRawTransaction` (minievm ConvertEthereumTxToCosmosTx). */
@@ -138,4 +140,6 @@ export interface BankKeeper {
   send(ctx: BankContext, from: string, to: string, coins: Coin[]): Promise<void>;
   /** Creates coins (genesis funding, IBC receives). */
   mint(ctx: BankContext, to: string, coins: Coin[]): Promise<void>;
+  /** Destroys coins held by `from` (SDK `BurnCoins`); throws TxError(sdk, 5) when they are not there. */
+  burn(ctx: BankContext, from: string, coins: Coin[]): Promise<void>;
 }

@@ -16,6 +16,19 @@ export function createStoreBank(): BankKeeper {
     ctx.store.set(balanceKey(address, coin.denom), next === 0n ? undefined : next.toString());
   };
 
+  const requireFunds = (ctx: BankContext, from: string, coins: Coin[]) => {
+    for (const coin of coins) {
+      const have = balance(ctx.store, from, coin.denom);
+      if (have < BigInt(coin.amount)) {
+        throw new TxError(
+          'sdk',
+          5,
+          `spendable balance ${have}${coin.denom} is smaller than ${coin.amount}${coin.denom}: insufficient funds`,
+        );
+      }
+    }
+  };
+
   return {
     balance,
     balances(state, address) {
@@ -26,16 +39,7 @@ export function createStoreBank(): BankKeeper {
       }));
     },
     async send(ctx, from, to, coins) {
-      for (const coin of coins) {
-        const have = balance(ctx.store, from, coin.denom);
-        if (have < BigInt(coin.amount)) {
-          throw new TxError(
-            'sdk',
-            5,
-            `spendable balance ${have}${coin.denom} is smaller than ${coin.amount}${coin.denom}: insufficient funds`,
-          );
-        }
-      }
+      requireFunds(ctx, from, coins);
       for (const coin of coins) {
         add(ctx, from, coin, -1n);
         add(ctx, to, coin, 1n);
@@ -49,6 +53,17 @@ export function createStoreBank(): BankKeeper {
             event('transfer', { recipient: to, sender: from, amount }),
             event('message', { sender: from }),
           ],
+          ctx.msgIndex,
+        ),
+      );
+    },
+    async burn(ctx, from, coins) {
+      requireFunds(ctx, from, coins);
+      for (const coin of coins) add(ctx, from, coin, -1n);
+      const amount = coinsToString(coins);
+      ctx.events.push(
+        ...appendMsgIndex(
+          [event('coin_spent', { spender: from, amount }), event('burn', { burner: from, amount })],
           ctx.msgIndex,
         ),
       );
