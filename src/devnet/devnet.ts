@@ -5,8 +5,9 @@ import { type ControlServer, startControlServer } from './control/server.js';
 import type { DevChain } from './dev-chain.js';
 import { type Manifest, manifestOf } from './manifest.js';
 import { createNetworkChain } from './network/chains.js';
+import type { NetworkModule } from './network/modules.js';
 import { type ChainPlan, type NetworkKind, networkPlan } from './network/plan.js';
-import { NETWORK_SERVICES, type RunningService } from './network/services.js';
+import { NETWORK_SERVICES, type NetworkService, type RunningService } from './network/services.js';
 import { createRegistry, type Registry } from './registry/writer.js';
 import type { Rollup } from './rollup.js';
 import { type FaultOptions, type NodeServers, startNodeServers } from './servers/index.js';
@@ -34,6 +35,10 @@ export interface DevnetOptions {
   haltHeight?: number;
   faults?: Partial<FaultOptions>;
   pruneBelow?: number;
+  /** The modules the network's parts add to its chains (default: `NETWORK_MODULES`). */
+  modules?: readonly NetworkModule[];
+  /** The services (relayers, executors) the network runs (default: `NETWORK_SERVICES`). */
+  services?: readonly NetworkService[];
   logger: Logger;
 }
 
@@ -91,7 +96,8 @@ export interface FastForwardReport {
   seconds: number;
   blocksPerSecond: number;
   txsPerSecond: number;
-  perChain: Array<{ chain_id: string; vm: VmType | null; blocks: number; txs: number }>;
+  /** `cpuMs`: the process CPU time (user + system) spent producing this chain's blocks and traffic. */
+  perChain: Array<{ chain_id: string; vm: VmType | null; blocks: number; txs: number; cpuMs: number }>;
 }
 
 export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
@@ -110,6 +116,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
         blockTimeMs: options.blockTimeMs,
         stateDir: options.stateDir ? join(options.stateDir, plan.chainId) : undefined,
         logger: chainLogger,
+        ...(options.modules ? { modules: options.modules } : {}),
       });
       if (options.pruneBelow) built.chain.prune(options.pruneBelow);
       const ethOnly = plan.role === 'external-evm';
@@ -140,7 +147,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     all.map((c) => ({ plan: c.plan, info: c.chain.info, keyType: c.accounts[0]!.keyType, urls: c.urls })),
   );
   const services: Array<{ name: string; running: RunningService }> = [];
-  for (const service of NETWORK_SERVICES.filter((s) => s.appliesTo(all))) {
+  for (const service of (options.services ?? NETWORK_SERVICES).filter((s) => s.appliesTo(all))) {
     const running = await service.start({
       chains: all,
       registry,
@@ -207,11 +214,20 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     },
     async fastForward(blocks) {
       const started = performance.now();
-      const perChain = all.map((c) => ({ chain_id: c.chain.info.chainId, vm: vmOf(c), blocks: 0, txs: 0 }));
+      const perChain = all.map((c) => ({
+        chain_id: c.chain.info.chainId,
+        vm: vmOf(c),
+        blocks: 0,
+        txs: 0,
+        cpuMs: 0,
+      }));
       for (let i = 0; i < blocks; i += 1) {
         for (const [j, chain] of all.entries()) {
           if (halted(chain)) continue;
+          const cpu = process.cpuUsage();
           perChain[j]!.txs += await produce(chain);
+          const spent = process.cpuUsage(cpu);
+          perChain[j]!.cpuMs += (spent.user + spent.system) / 1000;
           perChain[j]!.blocks += 1;
         }
         await afterStep();
