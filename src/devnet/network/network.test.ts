@@ -154,4 +154,32 @@ describe('network parts', () => {
     ]);
     expect(alone.all.map((c) => c.role)).toEqual(['rollup', 'rollup']);
   });
+
+  it('keeps every chain of the full network across a restart with a state dir', async () => {
+    const stateDir = join(dir, 'chains');
+    const options = {
+      seed: 'restart',
+      vms: ['move' as const],
+      network: 'full' as const,
+      accounts: 3,
+      txsPerBlock: 5,
+    };
+    const first = await testDevnet({ ...options, stateDir });
+    await first.fastForward(4);
+    const hashes = (d: Devnet) => d.all.map((c) => c.chain.getBlock(4)!.block.block_id);
+    const before = hashes(first);
+    await first.close();
+    const second = await testDevnet({ ...options, stateDir });
+    open.push(second);
+    expect(second.all.map((c) => c.chain.latestHeight())).toEqual([4, 4, 4, 4]);
+    expect(hashes(second)).toEqual(before);
+    const appHashes = second.all.map((c) => c.chain.getBlock(4)!.appHash);
+    await second.fastForward(2);
+    for (const [i, c] of second.all.entries()) {
+      const header = c.chain.getBlock(5)!.block.block.header;
+      expect(header.last_block_id.hash).toBe((before[i] as { hash: string }).hash);
+      expect(header.app_hash).toBe(appHashes[i]);
+      expect(c.chain.getBlock(6)!.txs.length).toBeGreaterThan(0);
+    }
+  });
 });

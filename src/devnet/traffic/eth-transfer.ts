@@ -23,7 +23,8 @@ export function ethTransferPlan(options: {
             type: 'eip1559',
             chainId: options.evmChainId,
             nonce: Number(nonce),
-            gas: 21_000n,
+            // The ante of the EVM machinery meters more than the 21,000 of a plain Ethereum transfer.
+            gas: 60_000n,
             maxFeePerGas: options.gasPrice,
             maxPriorityFeePerGas: 0n,
             to: to.hexAddress as Hex,
