@@ -49,6 +49,7 @@ interface Served {
 
 /** The L1 or a rollup: a VM and the Cosmos node surfaces (and EVM JSON-RPC on an EVM rollup). */
 export interface DevnetChain extends Rollup, Served {
+  role: 'rollup' | 'l1';
   urls: { rpc: string; rest: string; jsonRpc?: string };
 }
 

@@ -265,6 +265,17 @@ describe('registry writer', () => {
     expect(eth.assets[0]!.denom_units.at(-1)).toEqual({ denom: 'eth', exponent: 18 });
   });
 
+  it('rewrites the written folder when a part contributes later', () => {
+    registry.contribute({
+      chainId: '31337',
+      metadata: { oft_endpoint: '0x1a44076050125825900e736c501f859c50fe728c' },
+    });
+    expect(readJson<ChainJson>('ethereum', 'chain.json').metadata.oft_endpoint).toBe(
+      '0x1a44076050125825900e736c501f859c50fe728c',
+    );
+    expect(readJson<ChainJson[]>('chains.json')[4]!.metadata.oft_endpoint).toBeDefined();
+  });
+
   it('refuses a contribution to a chain the network does not have', () => {
     expect(() => registry.contribute({ chainId: 'weft-nope-1', opBridgeId: '9' })).toThrow(
       /no chain weft-nope-1/,

@@ -6,7 +6,7 @@ import type { AssetListJson, ChainJson, RegistryChain, RegistryContribution } fr
 
 /** The network's registry: every chain's entries plus what the parts contributed, written as a folder. */
 export interface Registry {
-  /** Adds a part's entries to a chain (rewrite the folder afterwards with `write`). */
+  /** Adds a part's entries to a chain; once the folder is written, it is rewritten at once. */
   contribute(contribution: RegistryContribution): void;
   chainJsons(): ChainJson[];
   assetLists(): AssetListJson[];
@@ -20,15 +20,19 @@ export interface Registry {
 export function createRegistry(chains: readonly RegistryChain[]): Registry {
   const contributions = new Map<string, RegistryContribution[]>(chains.map((c) => [c.info.chainId, []]));
   const of = (chain: RegistryChain) => contributions.get(chain.info.chainId)!;
+  // Channels and bridges may come up after the start (a handshake takes blocks): the folder follows them.
+  let writtenTo: string | undefined;
   const registry: Registry = {
     contribute(contribution) {
       const list = contributions.get(contribution.chainId);
       if (!list) throw new NotFoundError(`registry: no chain ${contribution.chainId} in this network`);
       list.push(contribution);
+      if (writtenTo) registry.write(writtenTo);
     },
     chainJsons: () => chains.map((c) => chainJson(c, of(c))),
     assetLists: () => chains.map((c) => assetListJson(c, of(c))),
     write(dir) {
+      writtenTo = dir;
       const chainJsons = registry.chainJsons();
       const assetLists = registry.assetLists();
       for (const [i, chain] of chainJsons.entries()) {
