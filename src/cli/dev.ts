@@ -6,7 +6,7 @@ import { createShutdown, onProcessSignals, type Shutdown } from '../common/shutd
 import { devSettings } from '../dev/settings.js';
 import { openChainStore } from '../dev/store.js';
 import { type DevnetChain, startDevnet } from '../devnet/devnet.js';
-import { chainLine, configFileArgs, devnetOptions, prepareDevnet } from '../devnet/settings.js';
+import { chainLine, configFileArgs, devnetOptions, networkLine, prepareDevnet } from '../devnet/settings.js';
 import { loadIndexerConfig } from '../indexer/config.js';
 import { openDb } from '../store/db.js';
 import { startApi } from './api.js';
@@ -81,11 +81,13 @@ async function startStack(
   shutdown.add(() => root.close());
   logger.info({ dataDir: settings.dataDir }, 'embedded store open');
   const stores = [];
-  for (const chain of devnet.chains) stores.push(await openChainStore(root, chain, logger));
+  // The indexer and its API follow the rollups; the L1 and the external chains are served but not indexed.
+  const rollups = devnet.rollups;
+  for (const chain of rollups) stores.push(await openChainStore(root, chain, logger));
 
   const indexerLogger = log('indexer');
   const indexers = [];
-  for (const [i, chain] of devnet.chains.entries()) {
+  for (const [i, chain] of rollups.entries()) {
     const config = loadIndexerConfig({ argv: [], env: indexerEnv(chain, settings) });
     const { running } = await startIndexer(config, {
       logger: indexerLogger.child({ chain: config.chainId }),
@@ -99,7 +101,7 @@ async function startStack(
   }
 
   const apiLogger = log('api');
-  for (const [i, chain] of devnet.chains.entries()) {
+  for (const [i, chain] of rollups.entries()) {
     const port = settings.apiPortBase === 0 ? 0 : settings.apiPortBase + i;
     const config = loadApiConfig({ argv: [], env: apiEnv(chain, settings, port) });
     const { url } = await startApi(config, {
@@ -109,6 +111,8 @@ async function startStack(
     });
     process.stdout.write(chainLine(chain, ` api=${url}`));
   }
+  for (const chain of devnet.all) if (chain.role !== 'rollup') process.stdout.write(chainLine(chain));
+  process.stdout.write(networkLine(devnet));
 
   devnet.run();
   logger.info({ blockTimeMs: settings.blockTime, txsPerBlock: settings.txsPerBlock }, 'producing blocks');

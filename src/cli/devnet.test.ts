@@ -46,6 +46,11 @@ describe('weft devnet (CLI)', () => {
         'weft: invalid configuration: --txs-per-block: 5000 is outside 0..1000',
       ],
       [['--colour', 'blue'], {}, 'weft: invalid configuration: --colour: unknown flag'],
+      [
+        [],
+        { DEVNET_NETWORK: 'mainnet' },
+        'weft: invalid configuration: DEVNET_NETWORK: "mainnet" is not one of rollups, full',
+      ],
     ] as const) {
       const result = await weft([...args], env);
       expect(result.code).toBe(1);
@@ -68,5 +73,22 @@ describe('weft devnet (CLI)', () => {
     expect(written.chains[0]).toMatchObject({ chain_id: 'weft-move-1', vm: 'move', json_rpc: null });
     expect(written.chains[0].rpc).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(written.chains[0].accounts[0]).toHaveProperty('mnemonic');
+    expect(written).toMatchObject({ network: 'rollups', registry: join(dir, 'registry'), services: {} });
+    expect(written.chains[0]).toMatchObject({ role: 'rollup', chain_name: 'weftmove' });
+    expect(written.control).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(result.stdout).toContain(`control=${written.control} registry=${join(dir, 'registry')}`);
+    const entry = JSON.parse(readFileSync(join(dir, 'registry', 'weftmove', 'chain.json'), 'utf8'));
+    expect(entry).toMatchObject({
+      chain_id: 'weft-move-1',
+      apis: { rpc: [{ address: written.chains[0].rpc }] },
+    });
+  });
+
+  it('describes the network settings in --help', async () => {
+    const result = await weft(['--help']);
+    expect(result.code).toBe(0);
+    for (const text of ['--network', 'DEVNET_NETWORK', 'rollups', 'full', '--registry', 'control surface']) {
+      expect(result.stdout).toContain(text);
+    }
   });
 });

@@ -7,6 +7,7 @@ import {
   configFileArgs,
   devnetOptions,
   devnetSettings,
+  networkLine,
   prepareDevnet,
 } from '../devnet/settings.js';
 
@@ -36,7 +37,8 @@ export async function runDevnet(argv: string[]): Promise<void> {
   });
   shutdown.add(() => devnet.close());
 
-  for (const chain of devnet.chains) process.stdout.write(chainLine(chain));
+  for (const chain of devnet.all) process.stdout.write(chainLine(chain));
+  process.stdout.write(networkLine(devnet));
   await prepareDevnet(devnet, settings, logger);
   if (settings.fastForward > 0 && settings.exitAfterFastForward) {
     await shutdown.kill('fast-forward done');

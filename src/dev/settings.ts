@@ -10,6 +10,7 @@ const devnet = devnetSettings;
 export const devSettings = {
   config: devnet.config,
   vms: devnet.vms,
+  network: devnet.network,
   seed: devnet.seed,
   blockTime: devnet.blockTime,
   accounts: devnet.accounts,
@@ -25,6 +26,7 @@ export const devSettings = {
   },
   host: { ...devnet.host, description: 'address the nodes and the APIs listen on' },
   portBase: devnet.portBase,
+  registry: devnet.registry,
   apiPortBase: {
     flag: 'api-port-base',
     env: 'DEV_API_PORT_BASE',

@@ -1,62 +1,87 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Logger } from '../common/logger.js';
-import type { DevAccount } from './keys.js';
-import { createRollup, type Rollup } from './rollup.js';
+import { type ControlServer, startControlServer } from './control/server.js';
+import type { DevChain } from './dev-chain.js';
+import { type Manifest, manifestOf } from './manifest.js';
+import { createNetworkChain } from './network/chains.js';
+import type { NetworkModule } from './network/modules.js';
+import { type ChainPlan, type NetworkKind, networkPlan } from './network/plan.js';
+import { NETWORK_SERVICES, type NetworkService, type RunningService } from './network/services.js';
+import { createRegistry, type Registry } from './registry/writer.js';
+import type { Rollup } from './rollup.js';
 import { type FaultOptions, type NodeServers, startNodeServers } from './servers/index.js';
 import type { VmType } from './types.js';
-import { vmParts } from './vms.js';
+
+export type { Manifest, ManifestAccount } from './manifest.js';
+export { chainIdOf } from './network/plan.js';
 
 export interface DevnetOptions {
   seed: string;
+  /** The rollups to run. */
   vms: VmType[];
+  /** `rollups` (default): the rollups alone; `full`: with the L1 and the external chains. */
+  network?: NetworkKind;
   blockTimeMs: number;
   accounts: number;
   txsPerBlock: number;
   /** Keeps every chain across restarts (one sub-folder per chain). */
   stateDir?: string;
+  /** Writes the registry folder here once the network is up. */
+  registryDir?: string;
   host: string;
-  /** Chain i: RPC on base+10i, REST +1, JSON-RPC +2; 0 picks free ports. */
+  /** Chain i: RPC on base+10i, REST +1, JSON-RPC +2; the control surface on base+9; 0 picks free ports. */
   portBase: number;
   haltHeight?: number;
   faults?: Partial<FaultOptions>;
   pruneBelow?: number;
+  /** The modules the network's parts add to its chains (default: `NETWORK_MODULES`). */
+  modules?: readonly NetworkModule[];
+  /** The services (relayers, executors) the network runs (default: `NETWORK_SERVICES`). */
+  services?: readonly NetworkService[];
   logger: Logger;
 }
 
-export interface DevnetChain extends Rollup {
-  urls: { rpc: string; rest: string; jsonRpc?: string };
+interface Served {
+  plan: ChainPlan;
   servers: NodeServers;
 }
 
-export interface ManifestAccount {
-  name: string;
-  address: string;
-  hex_address: string;
-  mnemonic: string;
-  private_key: string;
-  key_type: string;
+/** The L1 or a rollup: a VM and the Cosmos node surfaces (and EVM JSON-RPC on an EVM rollup). */
+export interface DevnetChain extends Rollup, Served {
+  role: 'rollup' | 'l1';
+  urls: { rpc: string; rest: string; jsonRpc?: string };
 }
 
-export interface Manifest {
-  seed: string;
-  chains: Array<{
-    chain_id: string;
-    vm: VmType;
-    rpc: string;
-    rest: string;
-    json_rpc: string | null;
-    denom: string;
-    bech32_prefix: string;
-    evm_chain_id: number | null;
-    accounts: ManifestAccount[];
-  }>;
+/** The external Cosmos chain: bank only, CometBFT RPC and Cosmos REST. */
+export interface ExternalCosmosChain extends DevChain, Served {
+  role: 'external-cosmos';
+  urls: { rpc: string; rest: string };
 }
+
+/** The external EVM chain: EVM JSON-RPC only. */
+export interface ExternalEvmChain extends DevChain, Served {
+  role: 'external-evm';
+  vm: 'evm';
+  urls: { jsonRpc: string };
+}
+
+export type NetworkChain = DevnetChain | ExternalCosmosChain | ExternalEvmChain;
 
 export interface Devnet {
+  /** The chains with a VM and the Cosmos node surfaces: the rollups, then the L1. */
   chains: DevnetChain[];
+  rollups: DevnetChain[];
+  l1?: DevnetChain;
+  external: { cosmos?: ExternalCosmosChain; evm?: ExternalEvmChain };
+  /** Every chain, in port order. */
+  all: NetworkChain[];
+  registry: Registry;
+  control: ControlServer;
   manifest(): Manifest;
   writeManifest(path: string): void;
+  /** Writes the registry folder (again: after a part contributed to it). */
+  writeRegistry(dir: string): void;
   /** Produces one block on every chain (with traffic), unless halted. */
   step(): Promise<number>;
   /** Produces `blocks` blocks on every chain as fast as possible; returns the figures. */
@@ -72,41 +97,73 @@ export interface FastForwardReport {
   seconds: number;
   blocksPerSecond: number;
   txsPerSecond: number;
-  perChain: Array<{ chain_id: string; vm: VmType; blocks: number; txs: number }>;
+  /** `cpuMs`: the process CPU time (user + system) spent producing this chain's blocks and traffic. */
+  perChain: Array<{ chain_id: string; vm: VmType | null; blocks: number; txs: number; cpuMs: number }>;
 }
-
-export const chainIdOf = (vm: VmType) => `weft-${vm}-1`;
 
 export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   const { logger } = options;
-  const chains: DevnetChain[] = [];
-  for (const [i, vm] of options.vms.entries()) {
-    const chainId = chainIdOf(vm);
-    const rollup = await createRollup(
-      {
-        vm,
-        chainId,
+  const network = options.network ?? 'rollups';
+  const all: NetworkChain[] = [];
+  const port = (i: number, offset: number) =>
+    options.portBase === 0 ? 0 : options.portBase + i * 10 + offset;
+  const closing: Array<() => Promise<void>> = [];
+  try {
+    for (const [i, plan] of networkPlan(network, options.vms).entries()) {
+      const chainLogger = logger.child({ chain: plan.chainId });
+      const built = await createNetworkChain(plan, {
         seed: options.seed,
         accounts: options.accounts,
         blockTimeMs: options.blockTimeMs,
-        stateDir: options.stateDir ? join(options.stateDir, chainId) : undefined,
-        logger: logger.child({ chain: chainId }),
-      },
-      (base) => vmParts(vm, { ...base, seed: options.seed, logger }),
-    );
-    if (options.pruneBelow) rollup.chain.prune(options.pruneBelow);
-    const port = (offset: number) => (options.portBase === 0 ? 0 : options.portBase + i * 10 + offset);
-    const servers = await startNodeServers(rollup.chain, {
-      host: options.host,
-      ports: { rpc: port(0), rest: port(1), jsonRpc: port(2) },
-      faults: options.faults,
-      // The servers log warnings and errors only; the listen lines repeat what the devnet prints.
-      logger: logger.child({ chain: chainId }, { level: 'warn' }),
-    });
-    chains.push({ ...rollup, urls: servers.urls, servers });
+        stateDir: options.stateDir ? join(options.stateDir, plan.chainId) : undefined,
+        logger: chainLogger,
+        ...(options.modules ? { modules: options.modules } : {}),
+      });
+      if (options.pruneBelow) built.chain.prune(options.pruneBelow);
+      const ethOnly = plan.role === 'external-evm';
+      const servers = await startNodeServers(built.chain, {
+        host: options.host,
+        ports: { rpc: port(i, 0), rest: port(i, 1), jsonRpc: port(i, 2) },
+        ...(ethOnly ? { surfaces: ['jsonRpc'] as const } : {}),
+        faults: options.faults,
+        // The servers log warnings and errors only; the listen lines repeat what the devnet prints.
+        logger: logger.child({ chain: plan.chainId }, { level: 'warn' }),
+      });
+      closing.push(() => servers.close());
+      const urls = ethOnly ? { jsonRpc: servers.urls.jsonRpc! } : servers.urls;
+      all.push({ ...built, plan, urls, servers } as NetworkChain);
+    }
+  } catch (err) {
+    await Promise.all(closing.map((close) => close()));
+    throw err;
   }
 
-  const halted = (chain: DevnetChain) =>
+  // The control surface stays on loopback whatever --host says: it can stall the network.
+  const control = await startControlServer({
+    host: '127.0.0.1',
+    port: options.portBase === 0 ? 0 : options.portBase + 9,
+    logger: logger.child({ part: 'control' }, { level: 'warn' }),
+  });
+  const registry = createRegistry(
+    all.map((c) => ({ plan: c.plan, info: c.chain.info, keyType: c.accounts[0]!.keyType, urls: c.urls })),
+  );
+  const services: Array<{ name: string; running: RunningService }> = [];
+  for (const service of (options.services ?? NETWORK_SERVICES).filter((s) => s.appliesTo(all))) {
+    const running = await service.start({
+      chains: all,
+      registry,
+      control,
+      host: options.host,
+      blockTimeMs: options.blockTimeMs,
+      seed: options.seed,
+      logger: logger.child({ service: service.name }),
+    });
+    services.push({ name: service.name, running });
+  }
+  if (options.registryDir) registry.write(options.registryDir);
+
+  const chains = all.filter((c): c is DevnetChain => c.role === 'rollup' || c.role === 'l1');
+  const halted = (chain: NetworkChain) =>
     options.haltHeight !== undefined &&
     options.haltHeight > 0 &&
     chain.chain.latestHeight() >= options.haltHeight;
@@ -115,47 +172,66 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   let closed = false;
   let running: Promise<unknown> = Promise.resolve();
 
-  const produce = async (chain: DevnetChain) => {
+  const produce = async (chain: NetworkChain) => {
     if (halted(chain)) return 0;
     if (options.txsPerBlock > 0) await chain.traffic.fill(options.txsPerBlock);
     const block = await chain.chain.produceBlock();
     chain.traffic.observe(block);
     return block.txs.length;
   };
+  const afterStep = async () => {
+    for (const { running } of services) await running.afterStep?.();
+  };
 
   const devnet: Devnet = {
     chains,
-    manifest: () => ({
-      seed: options.seed,
-      chains: chains.map((c) => ({
-        chain_id: c.chain.info.chainId,
-        vm: c.vm,
-        rpc: c.urls.rpc,
-        rest: c.urls.rest,
-        json_rpc: c.urls.jsonRpc ?? null,
-        denom: c.chain.info.denom,
-        bech32_prefix: c.chain.info.bech32Prefix,
-        evm_chain_id: c.chain.info.evmChainId ?? null,
-        accounts: c.accounts.map(manifestAccount),
-      })),
-    }),
+    rollups: chains.filter((c) => c.role === 'rollup'),
+    l1: chains.find((c) => c.role === 'l1'),
+    external: {
+      cosmos: all.find((c): c is ExternalCosmosChain => c.role === 'external-cosmos'),
+      evm: all.find((c): c is ExternalEvmChain => c.role === 'external-evm'),
+    },
+    all,
+    registry,
+    control,
+    manifest: () =>
+      manifestOf({
+        seed: options.seed,
+        network,
+        chains: all,
+        registry: options.registryDir ?? null,
+        control: control.url,
+        services: Object.fromEntries(services.map((s) => [s.name, s.running.manifest?.() ?? {}])),
+      }),
     writeManifest(path) {
       mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, `${JSON.stringify(devnet.manifest(), null, 2)}\n`);
     },
+    writeRegistry: (dir) => registry.write(dir),
     async step() {
-      const counts = await Promise.all(chains.map(produce));
+      const counts = await Promise.all(all.map(produce));
+      await afterStep();
       return counts.reduce((a, b) => a + b, 0);
     },
     async fastForward(blocks) {
       const started = performance.now();
-      const perChain = chains.map((c) => ({ chain_id: c.chain.info.chainId, vm: c.vm, blocks: 0, txs: 0 }));
+      const perChain = all.map((c) => ({
+        chain_id: c.chain.info.chainId,
+        vm: vmOf(c),
+        blocks: 0,
+        txs: 0,
+        cpuMs: 0,
+      }));
       for (let i = 0; i < blocks; i += 1) {
-        for (const [j, chain] of chains.entries()) {
+        for (const [j, chain] of all.entries()) {
           if (halted(chain)) continue;
+          const cpu = process.cpuUsage();
           perChain[j]!.txs += await produce(chain);
+          const spent = process.cpuUsage(cpu);
+          perChain[j]!.cpuMs += (spent.user + spent.system) / 1000;
           perChain[j]!.blocks += 1;
         }
+        await afterStep();
       }
       const seconds = (performance.now() - started) / 1000;
       const totalBlocks = perChain.reduce((a, c) => a + c.blocks, 0);
@@ -175,7 +251,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
         running = devnet
           .step()
           .then((txs) => {
-            const height = Math.max(...chains.map((c) => c.chain.latestHeight()));
+            const height = Math.max(...all.map((c) => c.chain.latestHeight()));
             if (height % 10 === 0) logger.info({ height, txs }, 'blocks produced');
           })
           .catch((err: unknown) => logger.error({ err }, 'block production failed'))
@@ -189,19 +265,13 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
       closed = true;
       if (timer) clearTimeout(timer);
       await running;
-      await Promise.all(chains.map((c) => c.servers.close()));
+      for (const { running } of services.reverse()) await running.close?.();
+      await control.close();
+      await Promise.all(all.map((c) => c.servers.close()));
     },
   };
   return devnet;
 }
 
-function manifestAccount(account: DevAccount): ManifestAccount {
-  return {
-    name: account.name,
-    address: account.address,
-    hex_address: account.hexAddress,
-    mnemonic: account.mnemonic,
-    private_key: account.privateKey,
-    key_type: account.keyType,
-  };
-}
+/** The VM of a chain as the manifest and reports name it (the external Cosmos chain has none). */
+export const vmOf = (chain: NetworkChain): VmType | null => ('vm' in chain ? chain.vm : null);

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { logSettings, parse, type SettingsOf, type SettingsSpec } from '../common/config.js';
 import { ConfigError } from '../common/errors.js';
 import type { Logger } from '../common/logger.js';
-import type { Devnet, DevnetChain } from './devnet.js';
+import { type Devnet, type NetworkChain, vmOf } from './devnet.js';
+import { NETWORKS, type NetworkKind } from './network/plan.js';
 import type { VmType } from './types.js';
 
 const VMS = ['evm', 'move', 'wasm'] as const;
@@ -23,6 +25,14 @@ export const devnetSettings = {
     description: 'rollups to run, comma-separated: evm, move, wasm',
     parse: parse.listOf(parse.oneOf(VMS)),
     default: ['evm', 'move', 'wasm'] as VmType[],
+  },
+  network: {
+    flag: 'network',
+    env: 'DEVNET_NETWORK',
+    description:
+      'chains to run: rollups (the --vms rollups alone) or full (with the L1 initia, an external Cosmos chain and an external EVM chain)',
+    parse: parse.oneOf(NETWORKS),
+    default: 'rollups' as NetworkKind,
   },
   seed: {
     flag: 'seed',
@@ -55,7 +65,8 @@ export const devnetSettings = {
   portBase: {
     flag: 'port-base',
     env: 'DEVNET_PORT_BASE',
-    description: 'chain i listens on base+10i (RPC), +1 (REST), +2 (JSON-RPC); 0 picks free ports',
+    description:
+      'chain i listens on base+10i (RPC), +1 (REST), +2 (JSON-RPC); the control surface on base+9; 0 picks free ports',
     parse: parse.int(0, 65_000),
     default: 26_650,
   },
@@ -98,6 +109,14 @@ export const devnetSettings = {
     flag: 'manifest',
     env: 'DEVNET_MANIFEST',
     description: 'write the chains, their URLs and funded accounts to this JSON file when ready',
+    parse: parse.string,
+    default: '',
+  },
+  registry: {
+    flag: 'registry',
+    env: 'DEVNET_REGISTRY',
+    description:
+      'write an initia-registry style folder of the chains here (empty: <manifest folder>/registry when --manifest is set)',
     parse: parse.string,
     default: '',
   },
@@ -157,6 +176,8 @@ type StartSettings = Pick<
   SettingsOf<typeof devnetSettings>,
   | 'seed'
   | 'vms'
+  | 'network'
+  | 'registry'
   | 'blockTime'
   | 'accounts'
   | 'txsPerBlock'
@@ -173,6 +194,8 @@ export function devnetOptions(settings: StartSettings) {
   return {
     seed: settings.seed,
     vms: settings.vms,
+    network: settings.network,
+    registryDir: registryDir(settings),
     blockTimeMs: settings.blockTime,
     accounts: settings.accounts,
     txsPerBlock: settings.txsPerBlock,
@@ -181,6 +204,12 @@ export function devnetOptions(settings: StartSettings) {
     portBase: settings.portBase,
     haltHeight: settings.haltHeight || undefined,
   };
+}
+
+/** The registry folder: `--registry`, or beside the manifest. */
+function registryDir(settings: Pick<StartSettings, 'registry' | 'manifest'>): string | undefined {
+  if (settings.registry) return settings.registry;
+  return settings.manifest ? join(dirname(settings.manifest), 'registry') : undefined;
 }
 
 /** Fast-forwards (printing the report) and writes the manifest, as the settings ask. */
@@ -196,7 +225,21 @@ export async function prepareDevnet(devnet: Devnet, settings: StartSettings, log
 }
 
 /** The line printed for a chain once it serves: id, VM, height and node URLs (then `extra`). */
-export function chainLine({ chain, vm, urls }: DevnetChain, extra = ''): string {
-  const jsonRpc = urls.jsonRpc ? ` json-rpc=${urls.jsonRpc}` : '';
-  return `${chain.info.chainId.padEnd(14)} vm=${vm.padEnd(4)} height=${chain.latestHeight()} rpc=${urls.rpc} rest=${urls.rest}${jsonRpc}${extra}\n`;
+export function chainLine(network: NetworkChain, extra = ''): string {
+  const { chain, role } = network;
+  const urls: { rpc?: string; rest?: string; jsonRpc?: string } = network.urls;
+  const vm = vmOf(network) ?? '-';
+  const shown = [
+    urls.rpc ? ` rpc=${urls.rpc}` : '',
+    urls.rest ? ` rest=${urls.rest}` : '',
+    urls.jsonRpc ? ` json-rpc=${urls.jsonRpc}` : '',
+  ].join('');
+  const roleText = role === 'rollup' ? '' : ` role=${role}`;
+  return `${chain.info.chainId.padEnd(14)} vm=${vm.padEnd(4)}${roleText} height=${chain.latestHeight()}${shown}${extra}\n`;
+}
+
+/** The line printed for the network once it serves: the control surface and the registry folder. */
+export function networkLine(devnet: Devnet): string {
+  const registry = devnet.manifest().registry;
+  return `control=${devnet.control.url}${registry ? ` registry=${registry}` : ''}\n`;
 }

@@ -2,6 +2,9 @@ import type { StateReader, StateStore } from './state/store.js';
 
 export type VmType = 'evm' | 'move' | 'wasm';
 
+/** What a chain is to the network: the L1, a rollup, or a chain outside Initia (Cosmos or Ethereum). */
+export type ChainRole = 'l1' | 'rollup' | 'external-cosmos' | 'external-evm';
+
 /** CometBFT v0.38 event attribute: plain text key and value. */
 export interface EventAttribute {
   key: string;
@@ -28,13 +31,16 @@ export interface AnyMsg {
 /** Static facts about one devnet chain. */
 export interface ChainInfo {
   chainId: string;
-  vm: VmType | 'l1';
+  /** The chain's VM; a bank-only chain has none. */
+  vm: VmType | 'none';
+  /** Absent: a rollup. */
+  role?: ChainRole;
   bech32Prefix: string;
   /** Fee and staking denom. */
   denom: string;
   /** Minimum gas price in `denom` per gas unit (a decimal). */
   minGasPrice: number;
-  /** EVM chain id (EVM rollup only). */
+  /** EVM chain id (EVM chains only). */
   evmChainId?: number;
 }
 

@@ -1,10 +1,10 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { toBech32 } from '../chain/address.js';
 import type { Logger } from '../common/logger.js';
+import type { VmBase, VmParts } from './dev-chain.js';
 import { createNftTransferModule } from './ibc/nft-transfer.js';
 import { NFT_TRANSFER_PORT } from './ibc/packet.js';
 import { createMoveNftModule } from './move/module.js';
-import type { VmBase, VmParts } from './rollup.js';
 import { nftReceivePlan } from './traffic/ibc-nft.js';
 import { moveNftPlan } from './traffic/move.js';
 import { cw721Plan } from './traffic/wasm.js';

@@ -1,11 +1,15 @@
-import type { VmParts } from '../rollup.js';
+import type { VmParts } from '../dev-chain.js';
+import { ethTransferPlan } from '../traffic/eth-transfer.js';
 import { evmTrafficPlans } from '../traffic/evm.js';
 import type { VmPartsInput } from '../vms.js';
 import { gasPriceWei } from './fee-units.js';
 import { createEvmModule } from './module.js';
 
-/** The EVM rollup: minievm's module, its ERC20-backed bank, the JSON-RPC backend and EVM traffic. */
-export async function evmParts(input: VmPartsInput): Promise<VmParts> {
+/**
+ * The EVM rollup: minievm's module, its ERC20-backed bank, the JSON-RPC backend and EVM traffic. An
+ * Ethereum chain (`ethOnly`) runs the same EVM with Ethereum txs only: value transfers and contract calls.
+ */
+export async function evmParts(input: VmPartsInput, options: { ethOnly?: boolean } = {}): Promise<VmParts> {
   const { info, store, auth, accounts } = input;
   const evm = await createEvmModule({ chain: info, auth });
   const node = evm.createNode({
@@ -13,18 +17,21 @@ export async function evmParts(input: VmPartsInput): Promise<VmParts> {
     latestHeight: () => input.chain().latestHeight(),
     broadcast: (raw, eth) => input.chain().submit(raw, eth),
   });
+  const traffic = {
+    accounts,
+    artifacts: evm.artifacts,
+    evmChainId: Number(evm.evmChainId),
+    gasPrice: gasPriceWei(info.minGasPrice, evm.feeDecimals),
+  };
   return {
     bank: evm.bank,
     modules: [evm],
     genesis: (ctx) => evm.genesis(ctx),
     evm,
     extensions: { evm: node },
-    plans: evmTrafficPlans({
-      accounts,
-      artifacts: evm.artifacts,
-      evmChainId: Number(evm.evmChainId),
-      gasPrice: gasPriceWei(info.minGasPrice, evm.feeDecimals),
-    }),
+    plans: options.ethOnly
+      ? [ethTransferPlan(traffic), ...evmTrafficPlans({ ...traffic, ethOnly: true })]
+      : evmTrafficPlans(traffic),
     sendEthTx: (raw) => node.sendRawTransaction(raw),
   };
 }

@@ -21,9 +21,12 @@ export interface NodeServersOptions {
   cacheBytes?: number;
   /** REST `txs/block/{h}` answers `next_key: null` as the real SDK does. */
   nullNextKey?: boolean;
+  /** The surfaces to serve (default: all the chain has); an Ethereum chain serves `jsonRpc` only. */
+  surfaces?: ReadonlyArray<'rpc' | 'rest' | 'jsonRpc'>;
 }
 
 export interface NodeServers {
+  /** `rpc` and `rest` are empty only when `surfaces` left them out. */
   urls: { rpc: string; rest: string; jsonRpc?: string };
   /** Changes the faults of all three servers; the random streams restart from the seed. */
   setFaults(faults: Partial<FaultOptions>): void;
@@ -44,17 +47,24 @@ export async function startNodeServers(
     await app.listen({ host, port: port ?? 0 });
     return serverAddress(app, 'http')!;
   };
+  const serves = (surface: 'rpc' | 'rest' | 'jsonRpc') =>
+    !options.surfaces || options.surfaces.includes(surface);
   try {
-    const rpc = await listen(createCometRpcServer(node, shared), options.ports?.rpc);
-    const rest = await listen(
-      createRestServer(node, { ...shared, nullNextKey: options.nullNextKey }),
-      options.ports?.rest,
-    );
-    const jsonRpc = node.evm
-      ? await listen(createJsonRpcServer(node, shared), options.ports?.jsonRpc)
+    const rpc = serves('rpc')
+      ? await listen(createCometRpcServer(node, shared), options.ports?.rpc)
       : undefined;
+    const rest = serves('rest')
+      ? await listen(
+          createRestServer(node, { ...shared, nullNextKey: options.nullNextKey }),
+          options.ports?.rest,
+        )
+      : undefined;
+    const jsonRpc =
+      node.evm && serves('jsonRpc')
+        ? await listen(createJsonRpcServer(node, shared), options.ports?.jsonRpc)
+        : undefined;
     return {
-      urls: { rpc, rest, ...(jsonRpc ? { jsonRpc } : {}) },
+      urls: { rpc: rpc ?? '', rest: rest ?? '', ...(jsonRpc ? { jsonRpc } : {}) },
       setFaults: (changes) => faults.set(changes),
       close: async () => {
         await Promise.all(apps.map((app) => app.close()));

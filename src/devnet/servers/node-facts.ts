@@ -20,5 +20,7 @@ export function nodeId(node: ChainNode): string {
 }
 
 export function appName(node: ChainNode): string {
-  return node.info.vm === 'l1' ? 'initia' : `mini${node.info.vm}`;
+  if (node.info.role === 'l1') return 'initia';
+  if (node.info.role === 'external-cosmos') return 'gaia';
+  return `mini${node.info.vm}`;
 }

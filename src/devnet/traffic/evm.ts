@@ -15,6 +15,8 @@ export interface EvmTrafficOptions {
   evmChainId: number;
   /** Wei per gas of the Ethereum txs. */
   gasPrice: bigint;
+  /** Every tx an Ethereum tx (an Ethereum chain has no Cosmos txs). */
+  ethOnly?: boolean;
 }
 
 interface Deployed {
@@ -150,7 +152,7 @@ export function evmTrafficPlans(options: EvmTrafficOptions): TrafficPlan[] {
     },
     next({ rng }) {
       const signer = rng.pick(accounts);
-      const viaEth = rng.chance(0.5);
+      const viaEth = rng.chance(0.5) || options.ethOnly === true;
       const readyErc20 = erc20s.filter((d) => d.ready);
       const readyErc721 = erc721s.filter((d) => d.ready);
       if (erc20s.length === 0) return deploy(erc20s, signer, 'TestERC20', ['Devnet Token', 'DVT', 18]);
@@ -226,7 +228,7 @@ export function evmTrafficPlans(options: EvmTrafficOptions): TrafficPlan[] {
       const ready = nesters.filter((d) => d.ready);
       if (ready.length === 0) return undefined;
       const nester = rng.pick(ready).address;
-      const viaEth = rng.chance(0.5);
+      const viaEth = rng.chance(0.5) || options.ethOnly === true;
       const action = rng.weighted({ nest: 4, innerRevert: 2, revert: 1 });
       if (action === 'nest')
         return callTx(signer, nester, calldata('Nester', 'nest', [BigInt(rng.int(1, 1000))]), viaEth);

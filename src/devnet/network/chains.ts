@@ -1,0 +1,121 @@
+import type { Logger } from '../../common/logger.js';
+import {
+  createDevChain,
+  type DevChain,
+  type DevChainOptions,
+  type VmBase,
+  type VmParts,
+} from '../dev-chain.js';
+import { evmParts } from '../evm/parts.js';
+import { createMoveNftModule } from '../move/module.js';
+import { createRollup, type Rollup } from '../rollup.js';
+import { bankSendPlan, failingTxPlan } from '../traffic/bank.js';
+import { moveNftPlan } from '../traffic/move.js';
+import type { VmType } from '../types.js';
+import { vmParts } from '../vms.js';
+import { mergeParts, NETWORK_MODULES, type NetworkModule } from './modules.js';
+import { type ChainPlan, ETH_EVM_CHAIN_ID } from './plan.js';
+
+/** A built chain of the network: the L1 and the rollups have a VM; the external Cosmos chain has none. */
+export type NetworkDevChain = (DevChain & { vm?: VmType }) | Rollup;
+
+export interface NetworkChainOptions extends DevChainOptions {
+  logger: Logger;
+  /** Modules the network's parts add (default: the registered ones). */
+  modules?: readonly NetworkModule[];
+}
+
+/** Builds one planned chain: a rollup as `createRollup` always has, or the L1 or an external chain. */
+export async function createNetworkChain(
+  plan: ChainPlan,
+  options: NetworkChainOptions,
+): Promise<NetworkDevChain> {
+  const modules = (options.modules ?? NETWORK_MODULES).filter((m) => m.appliesTo(plan));
+  const withModules =
+    (own: (base: VmBase) => Promise<VmParts> | VmParts) =>
+    async (base: VmBase): Promise<VmParts> =>
+      mergeParts(
+        await own(base),
+        await Promise.all(modules.map((m) => m.parts({ ...base, plan, seed: options.seed }))),
+      );
+  const { seed, logger } = options;
+  switch (plan.role) {
+    case 'rollup': {
+      const vm = plan.vm!;
+      return createRollup(
+        { ...options, vm, chainId: plan.chainId },
+        withModules((base) => vmParts(vm, { ...base, seed, logger })),
+      );
+    }
+    case 'l1': {
+      const chain = await createDevChain(
+        {
+          info: {
+            chainId: plan.chainId,
+            vm: 'move',
+            role: 'l1',
+            bech32Prefix: 'init',
+            denom: 'uinit',
+            minGasPrice: 0.015,
+          },
+          keyType: 'secp256k1',
+          funding: 10n ** 15n,
+          plans: [bankSendPlan(), failingTxPlan()],
+        },
+        options,
+        withModules(l1Parts),
+      );
+      return { ...chain, vm: 'move' };
+    }
+    case 'external-cosmos':
+      return createDevChain(
+        {
+          info: {
+            chainId: plan.chainId,
+            vm: 'none',
+            role: 'external-cosmos',
+            bech32Prefix: 'cosmos',
+            denom: 'uatom',
+            minGasPrice: 0.005,
+          },
+          keyType: 'secp256k1',
+          funding: 10n ** 15n,
+          plans: [bankSendPlan(), failingTxPlan()],
+        },
+        options,
+        withModules(() => ({ modules: [], plans: [] })),
+      );
+    case 'external-evm': {
+      const chain = await createDevChain(
+        {
+          info: {
+            chainId: plan.chainId,
+            vm: 'evm',
+            role: 'external-evm',
+            bech32Prefix: 'init',
+            denom: 'wei',
+            minGasPrice: 1e9,
+            evmChainId: ETH_EVM_CHAIN_ID,
+          },
+          keyType: 'ethsecp256k1',
+          funding: 10n ** 24n,
+          plans: [],
+          ethTxsOnly: true,
+        },
+        options,
+        withModules((base) => evmParts({ ...base, seed, logger }, { ethOnly: true })),
+      );
+      return { ...chain, vm: 'evm' };
+    }
+  }
+}
+
+/** The L1's own parts: Move objects, collections and NFTs (the OPinit host and IBC plug in as modules). */
+function l1Parts(base: VmBase): VmParts {
+  const moveNft = createMoveNftModule({ prefix: base.info.bech32Prefix, store: base.store, auth: base.auth });
+  return {
+    modules: [moveNft.module],
+    plans: [moveNftPlan(base.accounts)],
+    extensions: { move: moveNft.node },
+  };
+}
