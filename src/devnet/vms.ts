@@ -4,6 +4,7 @@ import type { Logger } from '../common/logger.js';
 import { createNftTransferModule } from './ibc/nft-transfer.js';
 import { NFT_TRANSFER_PORT } from './ibc/packet.js';
 import { createMoveNftModule } from './move/module.js';
+import type { OmnichainSetup } from './omnichain/network.js';
 import type { VmBase, VmParts } from './rollup.js';
 import { nftReceivePlan } from './traffic/ibc-nft.js';
 import { moveNftPlan } from './traffic/move.js';
@@ -14,6 +15,8 @@ import { createCw721Module } from './wasm/module.js';
 export interface VmPartsInput extends VmBase {
   seed: string;
   logger: Logger;
+  /** This chain's place in the omnichain bridge, when it takes part (EVM chains deploy its contracts). */
+  omnichain?: OmnichainSetup;
 }
 
 /** The modules, bank, traffic and node extensions each VM adds to the common rollup. */

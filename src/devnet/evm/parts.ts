@@ -1,3 +1,4 @@
+import { createOmnichainEvm } from '../omnichain/evm-genesis.js';
 import type { VmParts } from '../rollup.js';
 import { evmTrafficPlans } from '../traffic/evm.js';
 import type { VmPartsInput } from '../vms.js';
@@ -8,6 +9,7 @@ import { createEvmModule } from './module.js';
 export async function evmParts(input: VmPartsInput): Promise<VmParts> {
   const { info, store, auth, accounts } = input;
   const evm = await createEvmModule({ chain: info, auth });
+  const omnichain = input.omnichain ? createOmnichainEvm(evm, input.omnichain) : undefined;
   const node = evm.createNode({
     store,
     latestHeight: () => input.chain().latestHeight(),
@@ -16,7 +18,10 @@ export async function evmParts(input: VmPartsInput): Promise<VmParts> {
   return {
     bank: evm.bank,
     modules: [evm],
-    genesis: (ctx) => evm.genesis(ctx),
+    async genesis(ctx) {
+      await evm.genesis(ctx);
+      await omnichain?.genesis(ctx, accounts);
+    },
     evm,
     extensions: { evm: node },
     plans: evmTrafficPlans({

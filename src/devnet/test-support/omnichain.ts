@@ -1,0 +1,97 @@
+import type { Hex } from 'viem';
+import { silentLogger } from '../../common/logger.js';
+import { eidOf, evmAddresses, type OmnichainMember, omnichainOperator } from '../omnichain/network.js';
+import { createOmnichainRelayer, type OmnichainRelayer } from '../relayers/omnichain.js';
+import { evmSide } from '../relayers/omnichain-evm.js';
+import { createRollup, type Rollup } from '../rollup.js';
+import { type NodeServers, startNodeServers } from '../servers/index.js';
+import { vmParts } from '../vms.js';
+
+export interface OmnichainTestChain extends Rollup {
+  member: OmnichainMember;
+  servers: NodeServers;
+}
+
+export interface OmnichainTestNet {
+  chains: OmnichainTestChain[];
+  relayer: OmnichainRelayer;
+  endpoint: Hex;
+  oft: Hex;
+  close(): Promise<void>;
+}
+
+/**
+ * Two EVM rollups of different chain ids joined by the omnichain bridge and its relayer, on loopback
+ * free ports, producing a block every `blockTimeMs` (no traffic unless asked).
+ */
+export async function omnichainEvmPair(options: {
+  seed: string;
+  blockTimeMs?: number;
+  delayMs?: number;
+  retryDelayMs?: number;
+}): Promise<OmnichainTestNet> {
+  const logger = silentLogger();
+  const members: OmnichainMember[] = ['weft-evm-1', 'weft-evm-2'].map((chainId) => ({
+    chainId,
+    kind: 'evm',
+    eid: eidOf(chainId),
+  }));
+  const chains: OmnichainTestChain[] = [];
+  for (const member of members) {
+    const rollup = await createRollup(
+      { vm: 'evm', chainId: member.chainId, seed: options.seed, accounts: 4, blockTimeMs: 1000, logger },
+      (base) =>
+        vmParts('evm', {
+          ...base,
+          seed: options.seed,
+          logger,
+          omnichain: { seed: options.seed, self: member, members },
+        }),
+    );
+    const servers = await startNodeServers(rollup.chain, { host: '127.0.0.1', ports: {}, logger });
+    chains.push({ ...rollup, member, servers });
+  }
+  const operator = omnichainOperator(options.seed, 'ethsecp256k1', 'init');
+  const { endpoint, oft } = evmAddresses(operator.hexAddress as Hex);
+  const relayer = createOmnichainRelayer({
+    sides: chains.map((c) =>
+      evmSide({
+        eid: c.member.eid,
+        chainId: c.member.chainId,
+        evmChainId: c.chain.info.evmChainId!,
+        jsonRpc: c.servers.urls.jsonRpc!,
+        endpoint,
+        privateKey: operator.privateKey as Hex,
+        fromBlock: 1n,
+      }),
+    ),
+    delayMs: options.delayMs ?? 0,
+    retryDelayMs: options.retryDelayMs ?? 60_000,
+    pollMs: 100,
+    logger,
+  });
+  let closed = false;
+  let producing: Promise<unknown> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  const produce = () => {
+    if (closed) return;
+    producing = Promise.all(chains.map((c) => c.chain.produceBlock())).finally(() => {
+      if (!closed) timer = setTimeout(produce, options.blockTimeMs ?? 100);
+    });
+  };
+  produce();
+  relayer.start();
+  return {
+    chains,
+    relayer,
+    endpoint,
+    oft,
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      await relayer.stop();
+      await producing.catch(() => undefined);
+      await Promise.all(chains.map((c) => c.servers.close()));
+    },
+  };
+}
