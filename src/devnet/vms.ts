@@ -4,6 +4,7 @@ import type { Logger } from '../common/logger.js';
 import { createNftTransferModule } from './ibc/nft-transfer.js';
 import { NFT_TRANSFER_PORT } from './ibc/packet.js';
 import { createMoveNftModule } from './move/module.js';
+import { moveOmnichain } from './omnichain/move-parts.js';
 import type { OmnichainSetup } from './omnichain/network.js';
 import type { VmBase, VmParts } from './rollup.js';
 import { nftReceivePlan } from './traffic/ibc-nft.js';
@@ -40,10 +41,12 @@ function moveParts(input: VmPartsInput): VmParts {
     move: moveNft.executor,
     auth,
   });
+  const omnichain = input.omnichain ? moveOmnichain(input, input.omnichain) : undefined;
   return {
-    modules: [moveNft.module, nftTransfer.module],
+    modules: [omnichain ? omnichain.wrap(moveNft.module) : moveNft.module, nftTransfer.module],
     plans: [moveNftPlan(accounts), nftReceivePlan({ relayer, accounts, destinationPort: NFT_TRANSFER_PORT })],
     extensions: { move: moveNft.node },
+    ...(omnichain ? { genesis: (ctx) => omnichain.genesis(ctx, accounts) } : {}),
   };
 }
 

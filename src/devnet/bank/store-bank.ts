@@ -63,5 +63,19 @@ export function createStoreBank(): BankKeeper {
         ),
       );
     },
+    async burn(ctx, from, coins) {
+      for (const coin of coins) {
+        if (balance(ctx.store, from, coin.denom) < BigInt(coin.amount))
+          throw new TxError('sdk', 5, `${from} has too few ${coin.denom} to burn: insufficient funds`);
+      }
+      for (const coin of coins) add(ctx, from, coin, -1n);
+      const amount = coinsToString(coins);
+      ctx.events.push(
+        ...appendMsgIndex(
+          [event('coin_spent', { spender: from, amount }), event('burn', { burner: from, amount })],
+          ctx.msgIndex,
+        ),
+      );
+    },
   };
 }

@@ -2,6 +2,7 @@ import type { Hex } from 'viem';
 import { silentLogger } from '../../common/logger.js';
 import { eidOf, evmAddresses, type OmnichainMember, omnichainOperator } from '../omnichain/network.js';
 import { createOmnichainRelayer, type OmnichainRelayer } from '../relayers/omnichain.js';
+import { cosmosSide } from '../relayers/omnichain-cosmos.js';
 import { evmSide } from '../relayers/omnichain-evm.js';
 import { createRollup, type Rollup } from '../rollup.js';
 import { type NodeServers, startNodeServers } from '../servers/index.js';
@@ -24,24 +25,43 @@ export interface OmnichainTestNet {
  * Two EVM rollups of different chain ids joined by the omnichain bridge and its relayer, on loopback
  * free ports, producing a block every `blockTimeMs` (no traffic unless asked).
  */
-export async function omnichainEvmPair(options: {
+export function omnichainEvmPair(options: OmnichainNetOptions): Promise<OmnichainTestNet> {
+  return omnichainNet({
+    ...options,
+    chains: ['weft-evm-1', 'weft-evm-2'].map((chainId) => ({ chainId, vm: 'evm' })),
+  });
+}
+
+export interface OmnichainNetOptions {
   seed: string;
   blockTimeMs?: number;
   delayMs?: number;
   retryDelayMs?: number;
-}): Promise<OmnichainTestNet> {
+}
+
+/** Rollups of the given VMs (`move` stands in for the L1) joined by the bridge and its relayer. */
+export async function omnichainNet(
+  options: OmnichainNetOptions & { chains: Array<{ chainId: string; vm: 'evm' | 'move' }> },
+): Promise<OmnichainTestNet> {
   const logger = silentLogger();
-  const members: OmnichainMember[] = ['weft-evm-1', 'weft-evm-2'].map((chainId) => ({
+  const members: OmnichainMember[] = options.chains.map(({ chainId, vm }) => ({
     chainId,
-    kind: 'evm',
+    kind: vm,
     eid: eidOf(chainId),
   }));
   const chains: OmnichainTestChain[] = [];
   for (const member of members) {
     const rollup = await createRollup(
-      { vm: 'evm', chainId: member.chainId, seed: options.seed, accounts: 4, blockTimeMs: 1000, logger },
+      {
+        vm: member.kind,
+        chainId: member.chainId,
+        seed: options.seed,
+        accounts: 4,
+        blockTimeMs: 1000,
+        logger,
+      },
       (base) =>
-        vmParts('evm', {
+        vmParts(member.kind, {
           ...base,
           seed: options.seed,
           logger,
@@ -55,15 +75,26 @@ export async function omnichainEvmPair(options: {
   const { endpoint, oft } = evmAddresses(operator.hexAddress as Hex);
   const relayer = createOmnichainRelayer({
     sides: chains.map((c) =>
-      evmSide({
-        eid: c.member.eid,
-        chainId: c.member.chainId,
-        evmChainId: c.chain.info.evmChainId!,
-        jsonRpc: c.servers.urls.jsonRpc!,
-        endpoint,
-        privateKey: operator.privateKey as Hex,
-        fromBlock: 1n,
-      }),
+      c.member.kind === 'evm'
+        ? evmSide({
+            eid: c.member.eid,
+            chainId: c.member.chainId,
+            evmChainId: c.chain.info.evmChainId!,
+            jsonRpc: c.servers.urls.jsonRpc!,
+            endpoint,
+            privateKey: operator.privateKey as Hex,
+            fromBlock: 1n,
+          })
+        : cosmosSide({
+            eid: c.member.eid,
+            chainId: c.member.chainId,
+            rpc: c.servers.urls.rpc,
+            rest: c.servers.urls.rest,
+            operator: omnichainOperator(options.seed, 'secp256k1', c.chain.info.bech32Prefix),
+            feeDenom: c.chain.info.denom,
+            minGasPrice: c.chain.info.minGasPrice,
+            fromHeight: 1,
+          }),
     ),
     delayMs: options.delayMs ?? 0,
     retryDelayMs: options.retryDelayMs ?? 60_000,
