@@ -1,9 +1,8 @@
 import type { Hex } from 'viem';
 import { silentLogger } from '../../common/logger.js';
-import { eidOf, evmAddresses, type OmnichainMember, omnichainOperator } from '../omnichain/network.js';
-import { createOmnichainRelayer, type OmnichainRelayer } from '../relayers/omnichain.js';
-import { cosmosSide } from '../relayers/omnichain-cosmos.js';
-import { evmSide } from '../relayers/omnichain-evm.js';
+import { evmAddresses, type OmnichainMember, omnichainOperator } from '../omnichain/network.js';
+import { createOmnichainRelayerFor, omnichainMembers, omnichainSetupFor } from '../omnichain/wiring.js';
+import type { OmnichainRelayer } from '../relayers/omnichain.js';
 import { createRollup, type Rollup } from '../rollup.js';
 import { type NodeServers, startNodeServers } from '../servers/index.js';
 import { vmParts } from '../vms.js';
@@ -44,11 +43,7 @@ export async function omnichainNet(
   options: OmnichainNetOptions & { chains: Array<{ chainId: string; vm: 'evm' | 'move' }> },
 ): Promise<OmnichainTestNet> {
   const logger = silentLogger();
-  const members: OmnichainMember[] = options.chains.map(({ chainId, vm }) => ({
-    chainId,
-    kind: vm,
-    eid: eidOf(chainId),
-  }));
+  const members = omnichainMembers(options.chains.map(({ chainId, vm }) => ({ chainId, kind: vm })));
   const chains: OmnichainTestChain[] = [];
   for (const member of members) {
     const rollup = await createRollup(
@@ -65,7 +60,7 @@ export async function omnichainNet(
           ...base,
           seed: options.seed,
           logger,
-          omnichain: { seed: options.seed, self: member, members },
+          omnichain: omnichainSetupFor(options.seed, members, member.chainId),
         }),
     );
     const servers = await startNodeServers(rollup.chain, { host: '127.0.0.1', ports: {}, logger });
@@ -73,32 +68,13 @@ export async function omnichainNet(
   }
   const operator = omnichainOperator(options.seed, 'ethsecp256k1', 'init');
   const { endpoint, oft } = evmAddresses(operator.hexAddress as Hex);
-  const relayer = createOmnichainRelayer({
-    sides: chains.map((c) =>
-      c.member.kind === 'evm'
-        ? evmSide({
-            eid: c.member.eid,
-            chainId: c.member.chainId,
-            evmChainId: c.chain.info.evmChainId!,
-            jsonRpc: c.servers.urls.jsonRpc!,
-            endpoint,
-            privateKey: operator.privateKey as Hex,
-            fromBlock: 1n,
-          })
-        : cosmosSide({
-            eid: c.member.eid,
-            chainId: c.member.chainId,
-            rpc: c.servers.urls.rpc,
-            rest: c.servers.urls.rest,
-            operator: omnichainOperator(options.seed, 'secp256k1', c.chain.info.bech32Prefix),
-            feeDenom: c.chain.info.denom,
-            minGasPrice: c.chain.info.minGasPrice,
-            fromHeight: 1,
-          }),
-    ),
+  const relayer = createOmnichainRelayerFor({
+    seed: options.seed,
+    chains: chains.map((c) => ({ member: c.member, info: c.chain.info, urls: c.servers.urls })),
     delayMs: options.delayMs ?? 0,
     retryDelayMs: options.retryDelayMs ?? 60_000,
     pollMs: 100,
+    fromGenesis: true,
     logger,
   });
   let closed = false;
