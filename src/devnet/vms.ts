@@ -9,6 +9,7 @@ import type { OmnichainSetup } from './omnichain/network.js';
 import type { VmBase, VmParts } from './rollup.js';
 import { nftReceivePlan } from './traffic/ibc-nft.js';
 import { moveNftPlan } from './traffic/move.js';
+import { omnichainMovePlan } from './traffic/omnichain.js';
 import { cw721Plan } from './traffic/wasm.js';
 import type { VmType } from './types.js';
 import { createCw721Module } from './wasm/module.js';
@@ -44,7 +45,11 @@ function moveParts(input: VmPartsInput): VmParts {
   const omnichain = input.omnichain ? moveOmnichain(input, input.omnichain) : undefined;
   return {
     modules: [omnichain ? omnichain.wrap(moveNft.module) : moveNft.module, nftTransfer.module],
-    plans: [moveNftPlan(accounts), nftReceivePlan({ relayer, accounts, destinationPort: NFT_TRANSFER_PORT })],
+    plans: [
+      moveNftPlan(accounts),
+      nftReceivePlan({ relayer, accounts, destinationPort: NFT_TRANSFER_PORT }),
+      ...(input.omnichain ? [omnichainMovePlan({ setup: input.omnichain, accounts })] : []),
+    ],
     extensions: { move: moveNft.node },
     ...(omnichain ? { genesis: (ctx) => omnichain.genesis(ctx, accounts) } : {}),
   };

@@ -1,6 +1,7 @@
 import { createOmnichainEvm } from '../omnichain/evm-genesis.js';
 import type { VmParts } from '../rollup.js';
 import { evmTrafficPlans } from '../traffic/evm.js';
+import { omnichainEvmPlan } from '../traffic/omnichain.js';
 import type { VmPartsInput } from '../vms.js';
 import { gasPriceWei } from './fee-units.js';
 import { createEvmModule } from './module.js';
@@ -24,12 +25,25 @@ export async function evmParts(input: VmPartsInput): Promise<VmParts> {
     },
     evm,
     extensions: { evm: node },
-    plans: evmTrafficPlans({
-      accounts,
-      artifacts: evm.artifacts,
-      evmChainId: Number(evm.evmChainId),
-      gasPrice: gasPriceWei(info.minGasPrice, evm.feeDecimals),
-    }),
+    plans: [
+      ...evmTrafficPlans({
+        accounts,
+        artifacts: evm.artifacts,
+        evmChainId: Number(evm.evmChainId),
+        gasPrice: gasPriceWei(info.minGasPrice, evm.feeDecimals),
+      }),
+      ...(omnichain && input.omnichain
+        ? [
+            omnichainEvmPlan({
+              setup: input.omnichain,
+              accounts,
+              oft: omnichain.oft,
+              evmChainId: Number(evm.evmChainId),
+              gasPrice: gasPriceWei(info.minGasPrice, evm.feeDecimals),
+            }),
+          ]
+        : []),
+    ],
     sendEthTx: (raw) => node.sendRawTransaction(raw),
   };
 }

@@ -15,6 +15,8 @@ export interface OmnichainTestChain extends Rollup {
 export interface OmnichainTestNet {
   chains: OmnichainTestChain[];
   relayer: OmnichainRelayer;
+  /** Changes the traffic per block and chain (0 stops it). */
+  setTraffic(txsPerBlock: number): void;
   endpoint: Hex;
   oft: Hex;
   close(): Promise<void>;
@@ -33,6 +35,8 @@ export function omnichainEvmPair(options: OmnichainNetOptions): Promise<Omnichai
 
 export interface OmnichainNetOptions {
   seed: string;
+  /** Txs of seeded traffic per block and chain (default none). */
+  txsPerBlock?: number;
   blockTimeMs?: number;
   delayMs?: number;
   retryDelayMs?: number;
@@ -80,9 +84,14 @@ export async function omnichainNet(
   let closed = false;
   let producing: Promise<unknown> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
+  let txsPerBlock = options.txsPerBlock ?? 0;
   const produce = () => {
     if (closed) return;
-    producing = Promise.all(chains.map((c) => c.chain.produceBlock())).finally(() => {
+    const block = async (c: OmnichainTestChain) => {
+      if (txsPerBlock > 0) await c.traffic.fill(txsPerBlock);
+      c.traffic.observe(await c.chain.produceBlock());
+    };
+    producing = Promise.all(chains.map(block)).finally(() => {
       if (!closed) timer = setTimeout(produce, options.blockTimeMs ?? 100);
     });
   };
@@ -91,12 +100,16 @@ export async function omnichainNet(
   return {
     chains,
     relayer,
+    setTraffic(n) {
+      txsPerBlock = n;
+    },
     endpoint,
     oft,
     async close() {
+      // The relayer's last pass may wait for a block, so blocks go on until it has stopped.
+      await relayer.stop();
       closed = true;
       if (timer) clearTimeout(timer);
-      await relayer.stop();
       await producing.catch(() => undefined);
       await Promise.all(chains.map((c) => c.servers.close()));
     },
