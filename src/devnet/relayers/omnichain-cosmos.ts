@@ -7,7 +7,7 @@ import { MSG_EXECUTE } from '../move/module.js';
 import { MOVE_PACKAGE } from '../omnichain/network.js';
 import { decodePacket, type OmniPacket, payloadHash } from '../omnichain/packet.js';
 import { signTx } from '../tx/sign.js';
-import type { OmnichainSide } from './omnichain.js';
+import type { OmnichainSide, RelayResult } from './omnichain.js';
 
 export interface CosmosSideOptions {
   eid: number;
@@ -50,11 +50,14 @@ export function cosmosSide(options: CosmosSideOptions): OmnichainSide {
     return { accountNumber: BigInt(body.account.account_number), sequence: BigInt(body.account.sequence) };
   };
 
-  /** Signs, broadcasts and waits for the tx's block; returns its events. */
-  const execute = async (moduleName: string, functionName: string, args: Uint8Array[]) => {
-    const c = await comet();
-    const { accountNumber, sequence } = await account();
-    const tx = signTx({
+  const sign = (
+    moduleName: string,
+    functionName: string,
+    args: Uint8Array[],
+    accountNumber: bigint,
+    sequence: bigint,
+  ) =>
+    signTx({
       msgs: [
         encodeAny(MSG_EXECUTE, {
           sender: options.operator.address,
@@ -76,19 +79,15 @@ export function cosmosSide(options: CosmosSideOptions): OmnichainSide {
       accountNumber,
       sequence,
     });
-    const checked = await c.broadcastTxSync({ tx });
-    if (checked.code !== 0) throw new Error(`omnichain ${functionName} refused: ${checked.log}`);
+
+  /** Waits for a broadcast tx's block; returns its result. */
+  const committed = async (c: Comet38Client, hash: Uint8Array) => {
     const deadline = Date.now() + COMMIT_TIMEOUT_MS;
     for (;;) {
-      try {
-        const found = await c.tx({ hash: checked.hash });
-        if (found.result.code !== 0) throw new Error(`omnichain ${functionName} failed: ${found.result.log}`);
-        return { events: found.result.events, hash: Buffer.from(checked.hash).toString('hex').toUpperCase() };
-      } catch (err) {
-        if ((err as Error).message.startsWith('omnichain')) throw err;
-        if (Date.now() > deadline) throw new Error(`omnichain ${functionName}: not committed in time`);
-        await new Promise((r) => setTimeout(r, POLL_MS));
-      }
+      const found = await c.tx({ hash }).catch(() => undefined);
+      if (found) return found.result;
+      if (Date.now() > deadline) throw new Error('not committed in time');
+      await new Promise((r) => setTimeout(r, POLL_MS));
     }
   };
 
@@ -121,20 +120,46 @@ export function cosmosSide(options: CosmosSideOptions): OmnichainSide {
       next = latest + 1;
       return packets;
     },
-    async verify(p) {
-      await execute('endpoint', 'verify', [...originArgs(p), bytes(payloadHash(p))]);
-    },
-    async deliver(p) {
-      const { events, hash } = await execute('endpoint', 'lz_receive', [
-        ...originArgs(p),
-        bytes(p.guid),
-        bytes(p.message),
-        bytes('0x'),
-      ]);
-      return {
-        outcome: events.some((e) => e.type === 'PacketDelivered') ? 'delivered' : 'failed',
-        txHash: hash,
-      };
+    async submit(ops) {
+      const c = await comet();
+      const { accountNumber, sequence: first } = await account();
+      let sequence = first;
+      // Consecutive sequences, so a verification and the delivery it allows can share a block.
+      const sent: Array<Uint8Array | Error> = [];
+      for (const { kind, packet: p } of ops) {
+        const args =
+          kind === 'verify'
+            ? [...originArgs(p), bytes(payloadHash(p))]
+            : [...originArgs(p), bytes(p.guid), bytes(p.message), bytes('0x')];
+        const tx = sign(
+          'endpoint',
+          kind === 'verify' ? 'verify' : 'lz_receive',
+          args,
+          accountNumber,
+          sequence,
+        );
+        const checked = await c.broadcastTxSync({ tx }).catch((err: Error) => err);
+        if (checked instanceof Error || checked.code !== 0) {
+          sent.push(checked instanceof Error ? checked : new Error(checked.log ?? `code ${checked.code}`));
+          continue;
+        }
+        sequence += 1n;
+        sent.push(checked.hash);
+      }
+      return Promise.all(
+        sent.map(async (hash): Promise<RelayResult> => {
+          if (hash instanceof Error) return { ok: false, error: hash.message };
+          const txHash = Buffer.from(hash).toString('hex').toUpperCase();
+          try {
+            const result = await committed(c, hash);
+            if (result.code !== 0) return { ok: false, txHash, error: result.log ?? `code ${result.code}` };
+            const delivered = result.events.some((e) => e.type === 'PacketDelivered');
+            return { ok: true, txHash, outcome: delivered ? 'delivered' : 'failed' };
+          } catch (err) {
+            return { ok: false, txHash, error: (err as Error).message };
+          }
+        }),
+      );
     },
   };
 }

@@ -13,7 +13,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import { contractArtifacts } from '../evm/contracts.js';
 import { decodePacket, type OmniPacket, payloadHash } from '../omnichain/packet.js';
-import type { OmnichainSide } from './omnichain.js';
+import type { OmnichainSide, RelayResult } from './omnichain.js';
 
 export interface EvmSideOptions {
   eid: number;
@@ -49,19 +49,7 @@ export function evmSide(options: EvmSideOptions): OmnichainSide {
   const origin = (p: OmniPacket) => ({ srcEid: p.srcEid, sender: p.sender, nonce: p.nonce });
   const receiver = (p: OmniPacket) => getAddress(sliceHex(p.receiver, 12));
 
-  const send = async (functionName: string, args: unknown[], gas: bigint) => {
-    const hash = await wallet.writeContract({
-      address: options.endpoint,
-      abi,
-      functionName,
-      args,
-      gas,
-    } as never);
-    const receipt = await client.waitForTransactionReceipt({ hash, timeout: RECEIPT_TIMEOUT_MS });
-    if (receipt.status !== 'success') throw new Error(`omnichain ${functionName} reverted in ${hash}`);
-    return receipt;
-  };
-
+  const account = privateKeyToAccount(options.privateKey);
   return {
     eid: options.eid,
     chainId: options.chainId,
@@ -83,16 +71,49 @@ export function evmSide(options: EvmSideOptions): OmnichainSide {
         return decodePacket(args.encodedPayload);
       });
     },
-    async verify(p) {
-      await send('verify', [origin(p), receiver(p), payloadHash(p)], VERIFY_GAS);
-    },
-    async deliver(p) {
-      const receipt = await send('lzReceive', [origin(p), receiver(p), p.guid, p.message, '0x'], DELIVER_GAS);
-      const events = parseEventLogs({ abi, logs: receipt.logs }).map((e) => e.eventName);
-      return {
-        outcome: events.includes('PacketDelivered') ? 'delivered' : 'failed',
-        txHash: receipt.transactionHash,
-      };
+    async submit(ops) {
+      // Consecutive nonces, so a verification and the delivery it allows can share a block.
+      let nonce = await client.getTransactionCount({ address: account.address, blockTag: 'latest' });
+      const sent: Array<Hex | Error> = [];
+      for (const op of ops) {
+        const p = op.packet;
+        try {
+          sent.push(
+            await wallet.writeContract({
+              address: options.endpoint,
+              abi,
+              nonce,
+              ...(op.kind === 'verify'
+                ? { functionName: 'verify', args: [origin(p), receiver(p), payloadHash(p)], gas: VERIFY_GAS }
+                : {
+                    functionName: 'lzReceive',
+                    args: [origin(p), receiver(p), p.guid, p.message, '0x'],
+                    gas: DELIVER_GAS,
+                  }),
+            } as never),
+          );
+          nonce += 1;
+        } catch (err) {
+          sent.push(err as Error);
+        }
+      }
+      return Promise.all(
+        sent.map(async (hash): Promise<RelayResult> => {
+          if (hash instanceof Error) return { ok: false, error: hash.message };
+          try {
+            const receipt = await client.waitForTransactionReceipt({ hash, timeout: RECEIPT_TIMEOUT_MS });
+            if (receipt.status !== 'success') return { ok: false, txHash: hash, error: 'reverted' };
+            const events = parseEventLogs({ abi, logs: receipt.logs }).map((e) => e.eventName);
+            return {
+              ok: true,
+              txHash: hash,
+              outcome: events.includes('PacketDelivered') ? 'delivered' : 'failed',
+            };
+          } catch (err) {
+            return { ok: false, txHash: hash, error: (err as Error).message };
+          }
+        }),
+      );
     },
   };
 }

@@ -2,16 +2,32 @@ import type { Hex } from 'viem';
 import type { Logger } from '../../common/logger.js';
 import type { OmniPacket } from '../omnichain/packet.js';
 
+/** One tx the relayer sends to a destination. */
+export interface RelayOp {
+  kind: 'verify' | 'deliver';
+  packet: OmniPacket;
+}
+
+/** What became of one op: committed or not, and for a delivery whether the receiver took it. */
+export interface RelayResult {
+  ok: boolean;
+  /** `failed` when the receiver reverted (the packet stays verified). */
+  outcome?: 'delivered' | 'failed';
+  txHash?: string;
+  error?: string;
+}
+
 /** One chain as the omnichain relayer sees it: where packets are read from and verified/delivered to. */
 export interface OmnichainSide {
   readonly eid: number;
   readonly chainId: string;
   /** Packets sent from this chain since the last call (each returned once). */
   poll(): Promise<OmniPacket[]>;
-  /** Records the packet's payload hash at this (destination) chain; resolves once committed. */
-  verify(packet: OmniPacket): Promise<void>;
-  /** Delivers the packet; `failed` when the receiver reverted (the packet stays verified). */
-  deliver(packet: OmniPacket): Promise<{ outcome: 'delivered' | 'failed'; txHash: string }>;
+  /**
+   * Sends the ops as consecutive txs of the relayer's key (a verification before the delivery it allows)
+   * and resolves once each is committed or has failed.
+   */
+  submit(ops: RelayOp[]): Promise<RelayResult[]>;
 }
 
 export type PacketState = 'seen' | 'verified' | 'delivered' | 'failed';
@@ -70,29 +86,52 @@ export function createOmnichainRelayer(options: OmnichainRelayerOptions): Omnich
   let running: Promise<void> = Promise.resolve();
   let stopped = true;
 
-  const step = async (t: TrackedPacket) => {
-    const dst = byEid.get(t.packet.dstEid)!;
-    if (t.state === 'seen' && now() >= t.seenAt + delayMs) {
-      await dst.verify(t.packet);
-      t.state = 'verified';
-      logger.debug({ guid: t.packet.guid, dst: dst.chainId }, 'omnichain packet verified');
+  /** Due ops of one destination: verifications past the delay, then the deliveries they and earlier ones allow. */
+  const dueOps = (eid: number): Array<{ op: RelayOp; t: TrackedPacket }> => {
+    const ops: Array<{ op: RelayOp; t: TrackedPacket }> = [];
+    for (const t of tracked.values()) {
+      if (t.packet.dstEid !== eid || t.state === 'delivered') continue;
+      if (t.state === 'seen') {
+        if (now() < t.seenAt + delayMs) continue;
+        ops.push({ op: { kind: 'verify', packet: t.packet }, t });
+      } else if (t.state === 'failed' && now() < (t.retryAt ?? 0)) continue;
+      ops.push({ op: { kind: 'deliver', packet: t.packet }, t });
     }
-    if (paused) return;
-    const due = t.state === 'verified' || (t.state === 'failed' && now() >= (t.retryAt ?? 0));
-    if (!due) return;
-    t.attempts += 1;
-    const { outcome, txHash } = await dst.deliver(t.packet);
-    t.lastTx = txHash;
-    if (outcome === 'delivered') {
-      t.state = 'delivered';
-      logger.debug({ guid: t.packet.guid, dst: dst.chainId }, 'omnichain packet delivered');
-    } else {
-      t.state = 'failed';
-      t.retryAt = now() + retryDelayMs;
-      logger.info(
-        { guid: t.packet.guid, dst: dst.chainId, attempts: t.attempts },
-        'omnichain delivery failed',
-      );
+    return ops;
+  };
+
+  const relayTo = async (side: OmnichainSide) => {
+    const ops = dueOps(side.eid);
+    if (ops.length === 0 || paused) return;
+    let results: RelayResult[];
+    try {
+      results = await side.submit(ops.map((o) => o.op));
+    } catch (err) {
+      // Nothing is lost: the ops are due again on the next pass.
+      logger.warn({ err, chain: side.chainId }, 'omnichain relay failed');
+      return;
+    }
+    for (const [i, { op, t }] of ops.entries()) {
+      const result = results[i]!;
+      if (!result.ok) {
+        logger.warn({ guid: t.packet.guid, kind: op.kind, error: result.error }, 'omnichain relay tx failed');
+        continue;
+      }
+      if (op.kind === 'verify') {
+        t.state = 'verified';
+        continue;
+      }
+      t.attempts += 1;
+      if (result.txHash) t.lastTx = result.txHash;
+      if (result.outcome === 'delivered') t.state = 'delivered';
+      else {
+        t.state = 'failed';
+        t.retryAt = now() + retryDelayMs;
+        logger.info(
+          { guid: t.packet.guid, dst: side.chainId, attempts: t.attempts },
+          'omnichain delivery failed',
+        );
+      }
     }
   };
 
@@ -104,16 +143,8 @@ export function createOmnichainRelayer(options: OmnichainRelayerOptions): Omnich
         tracked.set(packet.guid, { packet, state: 'seen', seenAt: now(), attempts: 0 });
       }
     }
-    for (const t of tracked.values()) {
-      if (paused) return;
-      if (t.state === 'delivered') continue;
-      try {
-        await step(t);
-      } catch (err) {
-        // A tx that could not be sent or committed is simply tried again on a later pass.
-        logger.warn({ err, guid: t.packet.guid }, 'omnichain relay step failed');
-      }
-    }
+    // Destinations are independent chains (nonces apart), so they are served side by side.
+    await Promise.all(options.sides.map(relayTo));
   };
 
   const relayer: OmnichainRelayer = {
