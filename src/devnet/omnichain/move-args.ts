@@ -35,7 +35,9 @@ function fromBcs(type: OmniParam, bytes: Uint8Array): OmniArg {
 }
 
 const hexBytes = (text: string, length?: number) => {
-  const hex = text.startsWith('0x') ? text.slice(2) : text;
+  let hex = text.startsWith('0x') ? text.slice(2) : text;
+  // Addresses may be short (`0x1`); byte vectors are whole bytes.
+  if (length !== undefined && hex.length % 2 === 1) hex = `0${hex}`;
   if (!/^([0-9a-fA-F]{2})*$/.test(hex)) fail();
   const bytes = Uint8Array.from(Buffer.from(hex, 'hex'));
   if (length === undefined) return bytes;
