@@ -1,7 +1,6 @@
 import { createOmnichainEvm } from '../omnichain/evm-genesis.js';
 import type { VmParts } from '../rollup.js';
 import { evmTrafficPlans } from '../traffic/evm.js';
-import { omnichainEvmPlan } from '../traffic/omnichain.js';
 import type { VmPartsInput } from '../vms.js';
 import { gasPriceWei } from './fee-units.js';
 import { createEvmModule } from './module.js';
@@ -32,17 +31,7 @@ export async function evmParts(input: VmPartsInput): Promise<VmParts> {
         evmChainId: Number(evm.evmChainId),
         gasPrice: gasPriceWei(info.minGasPrice, evm.feeDecimals),
       }),
-      ...(omnichain && input.omnichain
-        ? [
-            omnichainEvmPlan({
-              setup: input.omnichain,
-              accounts,
-              oft: omnichain.oft,
-              evmChainId: Number(evm.evmChainId),
-              gasPrice: gasPriceWei(info.minGasPrice, evm.feeDecimals),
-            }),
-          ]
-        : []),
+      ...(omnichain ? [omnichain.trafficPlan(accounts, gasPriceWei(info.minGasPrice, evm.feeDecimals))] : []),
     ],
     sendEthTx: (raw) => node.sendRawTransaction(raw),
   };

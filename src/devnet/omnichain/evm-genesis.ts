@@ -3,6 +3,8 @@ import { STD_ADDRESS } from '../evm/erc20-bank.js';
 import { type EvmKeeper, execContextOf } from '../evm/keeper.js';
 import type { EvmModule } from '../evm/module.js';
 import type { DevAccount } from '../keys.js';
+import type { TrafficPlan } from '../traffic/generator.js';
+import { omnichainEvmPlan } from '../traffic/omnichain.js';
 import type { AbciEvent, BlockContext } from '../types.js';
 import {
   ENDPOINT_SALT,
@@ -26,6 +28,8 @@ export interface OmnichainEvm {
   endpoint: Hex;
   oft: Hex;
   operator: DevAccount;
+  /** OFT sends of the seeded traffic. */
+  trafficPlan(accounts: readonly DevAccount[], gasPrice: bigint): TrafficPlan;
   /** Deploys the endpoint and the OFT, sets roles, fees and peers, and funds `holders` with OFT. */
   genesis(ctx: BlockContext & { events: AbciEvent[] }, holders: readonly DevAccount[]): Promise<void>;
 }
@@ -69,6 +73,8 @@ export function createOmnichainEvm(evm: EvmModule, setup: OmnichainSetup): Omnic
     endpoint,
     oft,
     operator,
+    trafficPlan: (accounts, gasPrice) =>
+      omnichainEvmPlan({ setup, accounts, oft, evmChainId: Number(evm.evmChainId), gasPrice }),
     async genesis(ctx, holders) {
       const std = toHex(STD_ADDRESS);
       const deployed = await run(evm.keeper, ctx, {
