@@ -5,8 +5,11 @@ import type { VmBase, VmParts } from './dev-chain.js';
 import { createNftTransferModule } from './ibc/nft-transfer.js';
 import { NFT_TRANSFER_PORT } from './ibc/packet.js';
 import { createMoveNftModule } from './move/module.js';
+import { moveOmnichain } from './omnichain/move-parts.js';
+import type { OmnichainSetup } from './omnichain/network.js';
 import { nftReceivePlan } from './traffic/ibc-nft.js';
 import { moveNftPlan } from './traffic/move.js';
+import { omnichainMovePlan } from './traffic/omnichain.js';
 import { cw721Plan } from './traffic/wasm.js';
 import type { VmType } from './types.js';
 import { createCw721Module } from './wasm/module.js';
@@ -14,6 +17,8 @@ import { createCw721Module } from './wasm/module.js';
 export interface VmPartsInput extends VmBase {
   seed: string;
   logger: Logger;
+  /** This chain's place in the omnichain bridge, when it takes part (EVM chains deploy its contracts). */
+  omnichain?: OmnichainSetup;
 }
 
 /** The modules, bank, traffic and node extensions each VM adds to the common rollup. */
@@ -37,10 +42,16 @@ function moveParts(input: VmPartsInput): VmParts {
     move: moveNft.executor,
     auth,
   });
+  const omnichain = input.omnichain ? moveOmnichain(input, input.omnichain) : undefined;
   return {
-    modules: [moveNft.module, nftTransfer.module],
-    plans: [moveNftPlan(accounts), nftReceivePlan({ relayer, accounts, destinationPort: NFT_TRANSFER_PORT })],
+    modules: [omnichain ? omnichain.wrap(moveNft.module) : moveNft.module, nftTransfer.module],
+    plans: [
+      moveNftPlan(accounts),
+      nftReceivePlan({ relayer, accounts, destinationPort: NFT_TRANSFER_PORT }),
+      ...(input.omnichain ? [omnichainMovePlan({ setup: input.omnichain, accounts })] : []),
+    ],
     extensions: { move: moveNft.node },
+    ...(omnichain ? { genesis: (ctx) => omnichain.genesis(ctx, accounts) } : {}),
   };
 }
 

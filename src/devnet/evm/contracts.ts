@@ -17,7 +17,9 @@ export type ContractName =
   | 'TestERC721'
   | 'Nester'
   | 'Middle'
-  | 'Leaf';
+  | 'Leaf'
+  | 'OmniEndpoint'
+  | 'OmniOFT';
 
 export interface ContractArtifact {
   abi: Abi;
@@ -29,6 +31,8 @@ export interface ContractArtifact {
 export type ContractArtifacts = Record<ContractName, ContractArtifact>;
 
 const SOURCES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'contracts');
+/** Other modules' contracts, compiled with these; their source names carry the folder's prefix. */
+const MORE_SOURCES = [{ prefix: 'omnichain/', dir: join(SOURCES_DIR, '..', '..', 'omnichain', 'contracts') }];
 const require = createRequire(import.meta.url);
 
 const SETTINGS = {
@@ -59,6 +63,11 @@ function readSources(): Record<string, { content: string }> {
   const sources: Record<string, { content: string }> = {};
   for (const file of readdirSync(SOURCES_DIR).sort()) {
     if (file.endsWith('.sol')) sources[file] = { content: readFileSync(join(SOURCES_DIR, file), 'utf8') };
+  }
+  for (const { prefix, dir } of MORE_SOURCES) {
+    for (const file of readdirSync(dir).sort()) {
+      if (file.endsWith('.sol')) sources[prefix + file] = { content: readFileSync(join(dir, file), 'utf8') };
+    }
   }
   return sources;
 }

@@ -1,4 +1,5 @@
 import type { VmParts } from '../dev-chain.js';
+import { createOmnichainEvm } from '../omnichain/evm-genesis.js';
 import { ethTransferPlan } from '../traffic/eth-transfer.js';
 import { evmTrafficPlans } from '../traffic/evm.js';
 import type { VmPartsInput } from '../vms.js';
@@ -12,6 +13,7 @@ import { createEvmModule } from './module.js';
 export async function evmParts(input: VmPartsInput, options: { ethOnly?: boolean } = {}): Promise<VmParts> {
   const { info, store, auth, accounts } = input;
   const evm = await createEvmModule({ chain: info, auth });
+  const omnichain = input.omnichain ? createOmnichainEvm(evm, input.omnichain) : undefined;
   const node = evm.createNode({
     store,
     latestHeight: () => input.chain().latestHeight(),
@@ -26,12 +28,18 @@ export async function evmParts(input: VmPartsInput, options: { ethOnly?: boolean
   return {
     bank: evm.bank,
     modules: [evm],
-    genesis: (ctx) => evm.genesis(ctx),
+    async genesis(ctx) {
+      await evm.genesis(ctx);
+      await omnichain?.genesis(ctx, accounts);
+    },
     evm,
     extensions: { evm: node },
-    plans: options.ethOnly
-      ? [ethTransferPlan(traffic), ...evmTrafficPlans({ ...traffic, ethOnly: true })]
-      : evmTrafficPlans(traffic),
+    plans: [
+      ...(options.ethOnly
+        ? [ethTransferPlan(traffic), ...evmTrafficPlans({ ...traffic, ethOnly: true })]
+        : evmTrafficPlans(traffic)),
+      ...(omnichain ? [omnichain.trafficPlan(accounts, traffic.gasPrice)] : []),
+    ],
     sendEthTx: (raw) => node.sendRawTransaction(raw),
   };
 }
