@@ -138,4 +138,6 @@ export interface BankKeeper {
   send(ctx: BankContext, from: string, to: string, coins: Coin[]): Promise<void>;
   /** Creates coins (genesis funding, IBC receives). */
   mint(ctx: BankContext, to: string, coins: Coin[]): Promise<void>;
+  /** Destroys coins of a module account (IBC vouchers sent back toward their source). */
+  burn?(ctx: BankContext, from: string, coins: Coin[]): Promise<void>;
 }

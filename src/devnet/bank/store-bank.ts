@@ -63,5 +63,24 @@ export function createStoreBank(): BankKeeper {
         ),
       );
     },
+    async burn(ctx, from, coins) {
+      for (const coin of coins) {
+        if (balance(ctx.store, from, coin.denom) < BigInt(coin.amount)) {
+          throw new TxError(
+            'sdk',
+            5,
+            `${coin.amount}${coin.denom} is smaller than the burn amount: insufficient funds`,
+          );
+        }
+      }
+      for (const coin of coins) add(ctx, from, coin, -1n);
+      const amount = coinsToString(coins);
+      ctx.events.push(
+        ...appendMsgIndex(
+          [event('coin_spent', { spender: from, amount }), event('burn', { burner: from, amount })],
+          ctx.msgIndex,
+        ),
+      );
+    },
   };
 }

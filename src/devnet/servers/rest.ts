@@ -3,6 +3,7 @@ import type { ChainNode } from '../node.js';
 import { GatewayError, invalidArgument, notImplemented, unknownError } from './gateway-errors.js';
 import { acceptRawBodies, createHttpApp } from './http-app.js';
 import { createRestContext, type RestServerOptions } from './rest-context.js';
+import { registerIbcRoutes } from './rest-ibc.js';
 import { registerStateRoutes } from './rest-state.js';
 import { registerTxRoutes } from './rest-tx.js';
 import { registerVmRoutes } from './rest-vm.js';
@@ -41,5 +42,6 @@ export function createRestServer(node: ChainNode, options: RestServerOptions = {
   registerTxRoutes(app, ctx);
   registerStateRoutes(app, ctx);
   registerVmRoutes(app, ctx);
+  registerIbcRoutes(app, ctx);
   return app;
 }

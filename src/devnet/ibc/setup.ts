@@ -1,0 +1,89 @@
+import type { VmBase, VmParts } from '../rollup.js';
+import { createIbcCore, type IbcCore, MSG_RECV_PACKET } from './core/module.js';
+import { type ChannelEnd, putChannel } from './core/store.js';
+import { createForwardMiddleware } from './forward/middleware.js';
+import { TRANSFER_PORT, TRANSFER_VERSION } from './transfer/denom.js';
+import { createTransferKeeper, type TransferKeeper } from './transfer/keeper.js';
+import { createTransferMsgModule } from './transfer/module.js';
+
+/**
+ * IBC on a chain: core packets, ICS-20 transfer under the packet-forward middleware, and the channels the
+ * chain opens at genesis (a finished handshake). A module that already receives packets (ICS-721) keeps its
+ * ports: core hands it the packets of ports no application is bound to.
+ */
+
+export interface IbcChannelConfig {
+  channelId: string;
+  counterparty: { chainId: string; channelId: string; port?: string };
+  port?: string;
+  connectionId?: string;
+  clientId?: string;
+}
+
+export interface IbcOptions {
+  channels: IbcChannelConfig[];
+  /** Packet-forward middleware over transfer; on by default. */
+  forward?: boolean;
+}
+
+export interface IbcParts {
+  core: IbcCore;
+  transfer: TransferKeeper;
+}
+
+/** Both ends of a transfer channel between two chains; each side's number names its connection and client. */
+export function transferChannel(
+  a: { chainId: string; channelId: string },
+  b: { chainId: string; channelId: string },
+): [IbcChannelConfig, IbcChannelConfig] {
+  return [
+    { channelId: a.channelId, counterparty: { chainId: b.chainId, channelId: b.channelId } },
+    { channelId: b.channelId, counterparty: { chainId: a.chainId, channelId: a.channelId } },
+  ];
+}
+
+function channelEnd(config: IbcChannelConfig): ChannelEnd {
+  const n = config.channelId.slice('channel-'.length);
+  return {
+    portId: config.port ?? TRANSFER_PORT,
+    channelId: config.channelId,
+    state: 'STATE_OPEN',
+    ordering: 'ORDER_UNORDERED',
+    counterparty: {
+      portId: config.counterparty.port ?? TRANSFER_PORT,
+      channelId: config.counterparty.channelId,
+    },
+    connectionHops: [config.connectionId ?? `connection-${n}`],
+    version: TRANSFER_VERSION,
+    clientId: config.clientId ?? `07-tendermint-${n}`,
+    counterpartyChainId: config.counterparty.chainId,
+  };
+}
+
+/** Adds IBC to a chain's parts. */
+export function withIbc(base: VmBase, parts: VmParts, options: IbcOptions): VmParts & { ibc: IbcParts } {
+  const receivers = parts.modules.filter((m) => m.typeUrls.includes(MSG_RECV_PACKET));
+  const others = parts.modules.filter((m) => !receivers.includes(m));
+  const core = createIbcCore({ fallback: receivers[0] });
+  const transfer = createTransferKeeper({
+    core,
+    bank: parts.bank ?? base.bank,
+    auth: base.auth,
+    prefix: base.info.bech32Prefix,
+  });
+  if (options.forward !== false)
+    core.bind(createForwardMiddleware({ core, transfer, prefix: base.info.bech32Prefix }));
+  return {
+    ...parts,
+    modules: [...others, core.module, createTransferMsgModule(transfer)],
+    async genesis(ctx) {
+      await parts.genesis?.(ctx);
+      for (const config of options.channels) {
+        const end = channelEnd(config);
+        putChannel(ctx.store, end);
+        base.auth.ensure(ctx.store, transfer.escrowAddress(end.portId, end.channelId));
+      }
+    },
+    ibc: { core, transfer },
+  };
+}

@@ -1,0 +1,278 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { intermediateReceiver } from '../src/devnet/ibc/forward/middleware.js';
+import { localDenom } from '../src/devnet/ibc/transfer/denom.js';
+import { createIbcRelayer, type IbcRelayer } from '../src/devnet/relayers/ibc.js';
+import {
+  balanceOf,
+  circulating,
+  type IbcTestChain,
+  ibcChain,
+  latestTimeNs,
+  sendTransfer,
+} from './ibc-support.js';
+
+/**
+ * ICS-20 between three chains: A (move) ↔ B (wasm) on channel-0 ↔ channel-0, B ↔ C (move) on channel-1 ↔
+ * channel-0. Users sign `MsgTransfer` with cosmjs and broadcast through CometBFT RPC; the relayer carries
+ * packets as signed txs. After each case the balances are as expected and what circulates is conserved.
+ */
+
+let a: IbcTestChain;
+let b: IbcTestChain;
+let c: IbcTestChain;
+let relayer: IbcRelayer;
+let genesis: Record<string, string>;
+
+const A_TO_B = 'transfer/channel-0/umin'; // umin of A as B names it
+const voucherOnB = localDenom(A_TO_B);
+
+beforeAll(async () => {
+  a = await ibcChain({
+    vm: 'move',
+    chainId: 'weft-move-1',
+    seed: 'ibc-a',
+    channels: [{ channelId: 'channel-0', counterparty: { chainId: 'weft-wasm-1', channelId: 'channel-0' } }],
+  });
+  b = await ibcChain({
+    vm: 'wasm',
+    chainId: 'weft-wasm-1',
+    seed: 'ibc-b',
+    channels: [
+      { channelId: 'channel-0', counterparty: { chainId: 'weft-move-1', channelId: 'channel-0' } },
+      { channelId: 'channel-1', counterparty: { chainId: 'weft-move-2', channelId: 'channel-0' } },
+    ],
+  });
+  c = await ibcChain({
+    vm: 'move',
+    chainId: 'weft-move-2',
+    seed: 'ibc-c',
+    channels: [{ channelId: 'channel-0', counterparty: { chainId: 'weft-wasm-1', channelId: 'channel-1' } }],
+  });
+  relayer = createIbcRelayer({ chains: [a, b, c].map((x) => ({ chain: x.chain, signer: x.relayer })) });
+  await blocks(1);
+  genesis = await circulating([a, b, c]);
+}, 60_000);
+
+afterAll(async () => {
+  await relayer?.stop();
+  await Promise.all([a, b, c].map((x) => x?.servers.close()));
+});
+
+/** Produces `n` blocks on every chain, letting the relayer act after each. */
+async function blocks(n: number) {
+  for (let i = 0; i < n; i += 1) {
+    for (const x of [a, b, c]) await x.chain.produceBlock();
+    await relayer.tick();
+  }
+}
+
+async function txSearch(chain: IbcTestChain, query: string) {
+  const url = `${chain.servers.urls.rpc}/tx_search?query=${encodeURIComponent(`"${query}"`)}`;
+  const body = (await (await fetch(url)).json()) as {
+    result: { total_count: string; txs: Array<{ hash: string }> };
+  };
+  return body.result;
+}
+
+async function restTxs(chain: IbcTestChain, query: string) {
+  const url = `${chain.servers.urls.rest}/cosmos/tx/v1beta1/txs?query=${encodeURIComponent(query)}`;
+  return (await (await fetch(url)).json()) as {
+    tx_responses: Array<{ txhash: string; code: number }>;
+    total: string;
+  };
+}
+
+const fee = (chain: IbcTestChain) => BigInt(Math.ceil(400_000 * chain.chain.info.minGasPrice));
+
+describe('ICS-20 transfers between devnet chains', () => {
+  it('A → B escrows on A and mints the voucher on B; acks come back', async () => {
+    const user = a.accounts[0]!;
+    const receiver = b.accounts[1]!.address;
+    const before = await balanceOf(a, user.address, 'umin');
+    await sendTransfer(a, user, {
+      sourceChannel: 'channel-0',
+      token: { denom: 'umin', amount: '1000' },
+      receiver,
+      timeoutTimestamp: latestTimeNs(b.chain) + 600_000_000_000n,
+    });
+    await blocks(4);
+    expect(await balanceOf(a, user.address, 'umin')).toBe(before - 1000n - fee(a));
+    expect(await balanceOf(b, receiver, voucherOnB)).toBe(1000n);
+    const escrow = await (
+      await fetch(
+        `${a.servers.urls.rest}/ibc/apps/transfer/v1/channels/channel-0/ports/transfer/escrow_address`,
+      )
+    ).json();
+    expect(await balanceOf(a, (escrow as { escrow_address: string }).escrow_address, 'umin')).toBe(1000n);
+
+    // Events on both chains, through RPC and REST.
+    const sent = await txSearch(
+      a,
+      "send_packet.packet_src_channel='channel-0' AND send_packet.packet_sequence='1'",
+    );
+    expect(sent.total_count).toBe('1');
+    expect((await txSearch(a, "ibc_transfer.denom='umin'")).total_count).toBe('1');
+    expect(
+      (await txSearch(b, "recv_packet.packet_sequence='1' AND recv_packet.packet_dst_channel='channel-0'"))
+        .total_count,
+    ).toBe('1');
+    expect((await txSearch(b, `denomination_trace.denom='${voucherOnB}'`)).total_count).toBe('1');
+    expect((await txSearch(b, "fungible_token_packet.success='true'")).total_count).toBe('1');
+    expect((await restTxs(b, "write_acknowledgement.packet_sequence='1'")).total).toBe('1');
+    expect((await restTxs(a, "acknowledge_packet.packet_sequence='1'")).total).toBe('1');
+
+    // The denom-trace queries.
+    const traces = (await (
+      await fetch(`${b.servers.urls.rest}/ibc/apps/transfer/v1/denom_traces`)
+    ).json()) as {
+      denom_traces: Array<{ path: string; base_denom: string }>;
+    };
+    expect(traces.denom_traces).toEqual([{ path: 'transfer/channel-0', base_denom: 'umin' }]);
+    const trace = await (
+      await fetch(`${b.servers.urls.rest}/ibc/apps/transfer/v1/denom_traces/${voucherOnB}`)
+    ).json();
+    expect(trace).toEqual({ denom_trace: { path: 'transfer/channel-0', base_denom: 'umin' } });
+    const hash = await (
+      await fetch(`${b.servers.urls.rest}/ibc/apps/transfer/v1/denom_hashes/${A_TO_B}`)
+    ).json();
+    expect(hash).toEqual({ hash: voucherOnB.slice(4) });
+    const channels = (await (await fetch(`${b.servers.urls.rest}/ibc/core/channel/v1/channels`)).json()) as {
+      channels: Array<{ channel_id: string; counterparty: { channel_id: string } }>;
+    };
+    expect(channels.channels.map((x) => x.channel_id)).toEqual(['channel-0', 'channel-1']);
+    expect(await circulating([a, b, c])).toEqual(genesis);
+  });
+
+  it('B → A sends the voucher home: it burns on B and the escrow releases on A', async () => {
+    const holder = b.accounts[1]!;
+    const receiver = a.accounts[2]!.address;
+    const before = await balanceOf(a, receiver, 'umin');
+    await sendTransfer(b, holder, {
+      sourceChannel: 'channel-0',
+      token: { denom: voucherOnB, amount: '400' },
+      receiver,
+      timeoutHeight: { revisionNumber: 1n, revisionHeight: BigInt(a.chain.latestHeight() + 50) },
+    });
+    await blocks(4);
+    expect(await balanceOf(b, holder.address, voucherOnB)).toBe(600n);
+    expect(await balanceOf(a, receiver, 'umin')).toBe(before + 400n);
+    expect((await txSearch(b, `burn.amount='400${voucherOnB}'`)).total_count).toBe('1');
+    expect(await circulating([a, b, c])).toEqual(genesis);
+  });
+
+  it('an invalid receiver gets an error ack, and the sender is refunded', async () => {
+    const user = a.accounts[1]!;
+    const before = await balanceOf(a, user.address, 'umin');
+    await sendTransfer(a, user, {
+      sourceChannel: 'channel-0',
+      token: { denom: 'umin', amount: '250' },
+      receiver: 'cosmos1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqnrql8a',
+      timeoutTimestamp: latestTimeNs(b.chain) + 600_000_000_000n,
+    });
+    await blocks(4);
+    expect(await balanceOf(a, user.address, 'umin')).toBe(before - fee(a));
+    const acked = await txSearch(
+      b,
+      "ibccallbackerror-fungible_token_packet.ibccallbackerror-success='false'",
+    );
+    expect(acked.total_count).toBe('1');
+    expect((await txSearch(a, 'fungible_token_packet.error EXISTS')).total_count).toBe('1');
+    expect(await circulating([a, b, c])).toEqual(genesis);
+  });
+
+  it('a packet not relayed before its timeout height is timed out and refunded', async () => {
+    const user = a.accounts[3]!;
+    const before = await balanceOf(a, user.address, 'umin');
+    relayer.pause();
+    await sendTransfer(a, user, {
+      sourceChannel: 'channel-0',
+      token: { denom: 'umin', amount: '300' },
+      receiver: b.accounts[0]!.address,
+      timeoutHeight: { revisionNumber: 1n, revisionHeight: BigInt(b.chain.latestHeight() + 2) },
+    });
+    await blocks(4);
+    expect(await balanceOf(a, user.address, 'umin')).toBe(before - 300n - fee(a));
+    relayer.resume();
+    await blocks(3);
+    expect(await balanceOf(a, user.address, 'umin')).toBe(before - fee(a));
+    expect((await txSearch(a, "timeout_packet.packet_src_channel='channel-0'")).total_count).toBe('1');
+    expect((await restTxs(a, "timeout.refund_amount='300'")).total).toBe('1');
+    expect(await circulating([a, b, c])).toEqual(genesis);
+  });
+
+  it('a packet past its timeout timestamp is timed out and refunded', async () => {
+    const holder = b.accounts[1]!;
+    const before = await balanceOf(b, holder.address, voucherOnB);
+    relayer.pause();
+    await sendTransfer(b, holder, {
+      sourceChannel: 'channel-0',
+      token: { denom: voucherOnB, amount: '100' },
+      receiver: a.accounts[0]!.address,
+      timeoutTimestamp: latestTimeNs(a.chain) + 2_000_000_000n,
+    });
+    await blocks(4);
+    expect(await balanceOf(b, holder.address, voucherOnB)).toBe(before - 100n);
+    relayer.resume();
+    await blocks(3);
+    expect(await balanceOf(b, holder.address, voucherOnB)).toBe(before);
+    expect(await circulating([a, b, c])).toEqual(genesis);
+  });
+
+  it('A → B → C through a forward memo; the ack reaches A only after C acks', async () => {
+    const user = a.accounts[0]!;
+    const receiver = c.accounts[0]!.address;
+    const onC = localDenom(`transfer/channel-0/${A_TO_B}`);
+    await sendTransfer(a, user, {
+      sourceChannel: 'channel-0',
+      token: { denom: 'umin', amount: '700' },
+      receiver: 'pfm',
+      timeoutTimestamp: latestTimeNs(b.chain) + 600_000_000_000n,
+      memo: JSON.stringify({
+        forward: { receiver, port: 'transfer', channel: 'channel-1', timeout: '10m', retries: 0 },
+      }),
+    });
+    await blocks(1); // A commits the send
+    await blocks(1); // B receives and forwards: no ack yet
+    const middle = intermediateReceiver('init', 'channel-0', user.address);
+    expect((await txSearch(b, `fungible_token_packet.receiver='${middle}'`)).total_count).toBe('1');
+    expect(
+      (
+        await txSearch(
+          b,
+          "write_acknowledgement.packet_src_channel='channel-0' AND write_acknowledgement.packet_sequence='4'",
+        )
+      ).total_count,
+    ).toBe('0');
+    await blocks(6);
+    expect(await balanceOf(c, receiver, onC)).toBe(700n);
+    expect(await balanceOf(b, middle, voucherOnB)).toBe(0n);
+    expect(
+      (
+        await txSearch(
+          b,
+          "write_acknowledgement.packet_src_channel='channel-0' AND write_acknowledgement.packet_sequence='4'",
+        )
+      ).total_count,
+    ).toBe('1');
+    expect((await txSearch(a, "acknowledge_packet.packet_sequence='4'")).total_count).toBe('1');
+    expect(await circulating([a, b, c])).toEqual(genesis);
+  });
+
+  it('a forward refused by the last hop refunds down the path', async () => {
+    const user = a.accounts[1]!;
+    const before = await balanceOf(a, user.address, 'umin');
+    await sendTransfer(a, user, {
+      sourceChannel: 'channel-0',
+      token: { denom: 'umin', amount: '500' },
+      receiver: 'pfm',
+      timeoutTimestamp: latestTimeNs(b.chain) + 600_000_000_000n,
+      memo: JSON.stringify({
+        forward: { receiver: 'not-an-address', port: 'transfer', channel: 'channel-1', retries: 0 },
+      }),
+    });
+    await blocks(8);
+    expect(await balanceOf(a, user.address, 'umin')).toBe(before - fee(a));
+    expect((await txSearch(a, 'fungible_token_packet.error EXISTS')).total_count).toBe('2');
+    expect(await circulating([a, b, c])).toEqual(genesis);
+  });
+});
