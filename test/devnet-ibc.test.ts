@@ -275,4 +275,52 @@ describe('ICS-20 transfers between devnet chains', () => {
     expect((await txSearch(a, 'fungible_token_packet.error EXISTS')).total_count).toBe('2');
     expect(await circulating([a, b, c])).toEqual(genesis);
   });
+
+  it('a forward that times out is retried by the middle chain and then delivered', async () => {
+    const user = a.accounts[2]!;
+    const receiver = c.accounts[2]!.address;
+    const onC = localDenom(`transfer/channel-0/${A_TO_B}`);
+    const before = await balanceOf(c, receiver, onC);
+    await sendTransfer(a, user, {
+      sourceChannel: 'channel-0',
+      token: { denom: 'umin', amount: '60' },
+      receiver: 'pfm',
+      timeoutTimestamp: latestTimeNs(b.chain) + 600_000_000_000n,
+      memo: JSON.stringify({
+        forward: { receiver, port: 'transfer', channel: 'channel-1', timeout: '5s', retries: 1 },
+      }),
+    });
+    await blocks(1); // A commits the send; the relayer hands it to B
+    relayer.pause();
+    await blocks(10); // B forwards; nothing reaches C before the forward's timeout
+    relayer.resume();
+    await blocks(8);
+    expect(await balanceOf(c, receiver, onC)).toBe(before + 60n);
+    expect((await txSearch(b, "timeout_packet.packet_src_channel='channel-1'")).total_count).toBe('1');
+    expect((await txSearch(b, "send_packet.packet_src_channel='channel-1'")).total_count).toBe('4');
+    expect(await circulating([a, b, c])).toEqual(genesis);
+  });
+
+  it('relays only after its delay', async () => {
+    const user = a.accounts[3]!;
+    const receiver = b.accounts[3]!.address;
+    const before = await balanceOf(b, receiver, voucherOnB);
+    relayer.setDelay(1500);
+    await sendTransfer(a, user, {
+      sourceChannel: 'channel-0',
+      token: { denom: 'umin', amount: '11' },
+      receiver,
+      timeoutTimestamp: latestTimeNs(b.chain) + 600_000_000_000n,
+    });
+    await blocks(3);
+    expect(await balanceOf(b, receiver, voucherOnB)).toBe(before);
+    expect(relayer.status()).toMatchObject({ paused: false, delayMs: 1500, pending: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 1600));
+    await blocks(2);
+    expect(await balanceOf(b, receiver, voucherOnB)).toBe(before + 11n);
+    relayer.setDelay(0);
+    await blocks(3);
+    expect(relayer.status().pending).toBe(0);
+    expect(await circulating([a, b, c])).toEqual(genesis);
+  });
 });
