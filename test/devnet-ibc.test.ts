@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { intermediateReceiver } from '../src/devnet/ibc/forward/middleware.js';
+import { buildNftRecvPacket } from '../src/devnet/ibc/packet.js';
 import { localDenom } from '../src/devnet/ibc/transfer/denom.js';
 import { createIbcRelayer, type IbcRelayer } from '../src/devnet/relayers/ibc.js';
+import { signTx } from '../src/devnet/tx/sign.js';
 import {
   balanceOf,
   circulating,
@@ -322,5 +324,33 @@ describe('ICS-20 transfers between devnet chains', () => {
     await blocks(3);
     expect(relayer.status().pending).toBe(0);
     expect(await circulating([a, b, c])).toEqual(genesis);
+  });
+
+  it('ICS-721 receives still reach their module through IBC core', async () => {
+    const signer = a.accounts[1]!;
+    const account = a.chain.account(signer.address)!;
+    const raw = signTx({
+      msgs: [
+        buildNftRecvPacket({
+          signer: signer.address,
+          sequence: 1n,
+          sourceChannel: 'channel-9',
+          destinationChannel: 'channel-0',
+          data: { classId: 'cats', tokenIds: ['1'], sender: signer.address, receiver: signer.address },
+        }),
+      ],
+      fee: { amount: [{ denom: 'umin', amount: String(fee(a)) }], gasLimit: 400_000n },
+      signer,
+      chainId: a.chain.info.chainId,
+      accountNumber: account.accountNumber,
+      sequence: account.sequence,
+    });
+    expect((await a.chain.submit(raw)).code).toBe(0);
+    await blocks(1);
+    const found = await txSearch(
+      a,
+      "recv_packet.packet_dst_port='nft-transfer' AND non_fungible_token_packet.success='true'",
+    );
+    expect(found.total_count).toBe('1');
   });
 });
