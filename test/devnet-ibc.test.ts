@@ -1,3 +1,4 @@
+import { RESTClient } from '@initia/initia.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { intermediateReceiver } from '../src/devnet/ibc/forward/middleware.js';
 import { buildNftRecvPacket } from '../src/devnet/ibc/packet.js';
@@ -352,5 +353,28 @@ describe('ICS-20 transfers between devnet chains', () => {
       "recv_packet.packet_dst_port='nft-transfer' AND non_fungible_token_packet.success='true'",
     );
     expect(found.total_count).toBe('1');
+  });
+
+  it('@initia/initia.js reads the channels, connections and denom traces', async () => {
+    const rest = new RESTClient(b.servers.urls.rest, { chainId: b.chain.info.chainId });
+    const [channels] = await rest.ibc.channels();
+    expect(channels.map((x) => [x.channel_id, x.counterparty?.channel_id, x.connection_hops[0]])).toEqual([
+      ['channel-0', 'channel-0', 'connection-0'],
+      ['channel-1', 'channel-0', 'connection-1'],
+    ]);
+    const [connections] = await rest.ibc.connections();
+    expect(connections.map((x) => [x.id, x.client_id, x.counterparty?.connection_id])).toEqual([
+      ['connection-0', '07-tendermint-0', 'connection-0'],
+      ['connection-1', '07-tendermint-1', 'connection-0'],
+    ]);
+    const [traces] = await rest.ibcTransfer.denomTraces();
+    expect(traces.map((t) => `${t.path}/${t.base_denom}`)).toEqual([A_TO_B]);
+    expect((await rest.ibcTransfer.denomTrace(voucherOnB.slice(4))).path).toBe('transfer/channel-0');
+    expect(await rest.ibcTransfer.denomHash(A_TO_B)).toBe(voucherOnB.slice(4));
+    expect(await rest.ibcTransfer.escrowAddress('channel-1', 'transfer')).toMatch(/^init1/);
+    const sent = await rest.tx.search({
+      query: [{ key: 'send_packet.packet_src_channel', value: 'channel-1' }],
+    });
+    expect(sent.txs.length).toBe(4);
   });
 });

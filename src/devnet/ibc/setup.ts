@@ -44,6 +44,7 @@ export function transferChannel(
 
 function channelEnd(config: IbcChannelConfig): ChannelEnd {
   const n = config.channelId.slice('channel-'.length);
+  const m = config.counterparty.channelId.slice('channel-'.length);
   return {
     portId: config.port ?? TRANSFER_PORT,
     channelId: config.channelId,
@@ -57,6 +58,8 @@ function channelEnd(config: IbcChannelConfig): ChannelEnd {
     version: TRANSFER_VERSION,
     clientId: config.clientId ?? `07-tendermint-${n}`,
     counterpartyChainId: config.counterparty.chainId,
+    counterpartyConnectionId: `connection-${m}`,
+    counterpartyClientId: `07-tendermint-${m}`,
   };
 }
 

@@ -32,6 +32,20 @@ function channelJson(c: ChannelEnd) {
 
 const traceJson = (t: { path: string; baseDenom: string }) => ({ path: t.path, base_denom: t.baseDenom });
 
+function connectionJson(c: ChannelEnd) {
+  return {
+    client_id: c.clientId,
+    versions: [{ identifier: '1', features: ['ORDER_ORDERED', 'ORDER_UNORDERED'] }],
+    state: 'STATE_OPEN',
+    counterparty: {
+      client_id: c.counterpartyClientId ?? '',
+      connection_id: c.counterpartyConnectionId ?? '',
+      prefix: { key_prefix: Buffer.from('ibc').toString('base64') },
+    },
+    delay_period: '0',
+  };
+}
+
 export function registerIbcRoutes(app: FastifyInstance, ctx: RestContext): void {
   const { node } = ctx;
   const heightJson = (height: number) => ({
@@ -88,6 +102,53 @@ export function registerIbcRoutes(app: FastifyInstance, ctx: RestContext): void 
       reply,
       JSON.stringify({ commitments, pagination: page.pagination, height: heightJson(height) }),
     );
+  });
+
+  // Every channel has its own connection and client here, so connections are read off the channel ends.
+  app.get('/ibc/core/connection/v1/connections', async (request, reply) => {
+    const height = ctx.stateHeight(request, reply);
+    const ends = listChannels(node.state(height));
+    const page = paginate(
+      ends,
+      (c) => Buffer.from(c.connectionHops[0]!),
+      parsePageRequest(request.query as Query),
+    );
+    const connections = page.items.map((c) => ({ id: c.connectionHops[0], ...connectionJson(c) }));
+    return sendJson(
+      reply,
+      JSON.stringify({ connections, pagination: page.pagination, height: heightJson(height) }),
+    );
+  });
+
+  app.get('/ibc/core/connection/v1/connections/:connection', async (request, reply) => {
+    const height = ctx.stateHeight(request, reply);
+    const { connection } = request.params as { connection: string };
+    const end = listChannels(node.state(height)).find((c) => c.connectionHops[0] === connection);
+    if (!end) throw notFound(`${connection}: connection not found`);
+    return sendJson(
+      reply,
+      JSON.stringify({ connection: connectionJson(end), proof: null, proof_height: heightJson(height) }),
+    );
+  });
+
+  app.get('/ibc/core/channel/v1/connections/:connection/channels', async (request, reply) => {
+    const height = ctx.stateHeight(request, reply);
+    const { connection } = request.params as { connection: string };
+    const ends = listChannels(node.state(height)).filter((c) => c.connectionHops[0] === connection);
+    const channels = ends.map((c) => ({ ...channelJson(c), port_id: c.portId, channel_id: c.channelId }));
+    return sendJson(
+      reply,
+      JSON.stringify({
+        channels,
+        pagination: { next_key: null, total: String(channels.length) },
+        height: heightJson(height),
+      }),
+    );
+  });
+
+  app.get('/ibc/apps/transfer/v1/params', async (request, reply) => {
+    ctx.stateHeight(request, reply);
+    return sendJson(reply, JSON.stringify({ params: { send_enabled: true, receive_enabled: true } }));
   });
 
   app.get('/ibc/apps/transfer/v1/denom_traces', async (request, reply) => {

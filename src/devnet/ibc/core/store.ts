@@ -19,6 +19,9 @@ export interface ChannelEnd {
   /** The counterparty chain's id and this chain's client of it. */
   clientId: string;
   counterpartyChainId: string;
+  /** The counterparty's connection and client of this chain (`connection-N`, `07-tendermint-N`). */
+  counterpartyConnectionId?: string;
+  counterpartyClientId?: string;
 }
 
 export const ibcKeys = {
