@@ -33,13 +33,13 @@ beforeAll(async () => {
   a = await ibcChain({
     vm: 'move',
     chainId: 'weft-move-1',
-    seed: 'ibc-a',
+    seed: 'ibc',
     channels: [{ channelId: 'channel-0', counterparty: { chainId: 'weft-wasm-1', channelId: 'channel-0' } }],
   });
   b = await ibcChain({
     vm: 'wasm',
     chainId: 'weft-wasm-1',
-    seed: 'ibc-b',
+    seed: 'ibc',
     channels: [
       { channelId: 'channel-0', counterparty: { chainId: 'weft-move-1', channelId: 'channel-0' } },
       { channelId: 'channel-1', counterparty: { chainId: 'weft-move-2', channelId: 'channel-0' } },
@@ -48,7 +48,7 @@ beforeAll(async () => {
   c = await ibcChain({
     vm: 'move',
     chainId: 'weft-move-2',
-    seed: 'ibc-c',
+    seed: 'ibc',
     channels: [{ channelId: 'channel-0', counterparty: { chainId: 'weft-wasm-1', channelId: 'channel-1' } }],
   });
   relayer = createIbcRelayer({ chains: [a, b, c].map((x) => ({ chain: x.chain, signer: x.relayer })) });
@@ -62,9 +62,12 @@ afterAll(async () => {
 });
 
 /** Produces `n` blocks on every chain, letting the relayer act after each. */
-async function blocks(n: number) {
+async function blocks(n: number, trafficPerBlock = 0) {
   for (let i = 0; i < n; i += 1) {
-    for (const x of [a, b, c]) await x.chain.produceBlock();
+    for (const x of [a, b, c]) {
+      if (trafficPerBlock > 0) await x.traffic.fill(trafficPerBlock);
+      x.traffic.observe(await x.chain.produceBlock());
+    }
     await relayer.tick();
   }
 }
@@ -377,4 +380,27 @@ describe('ICS-20 transfers between devnet chains', () => {
     });
     expect(sent.txs.length).toBe(4);
   });
+
+  it('seeded traffic sends transfers both ways, some failing, and every packet settles', async () => {
+    relayer.setDelay(0);
+    await blocks(30, 8);
+    await blocks(12);
+    expect(relayer.status().pending).toBe(0);
+    for (const x of [a, b, c]) {
+      for (const channel of ['channel-0', 'channel-1']) {
+        expect(x.chain.state().group(`ibc/commitment/transfer/${channel}`)).toEqual([]);
+      }
+    }
+    for (const x of [a, b, c]) {
+      expect(
+        Number((await txSearch(x, "message.action='/ibc.applications.transfer.v1.MsgTransfer'")).total_count),
+      ).toBeGreaterThan(5);
+    }
+    expect(Number((await txSearch(b, 'timeout_packet.packet_sequence EXISTS')).total_count)).toBeGreaterThan(
+      0,
+    );
+    expect(Number((await txSearch(a, 'fungible_token_packet.error EXISTS')).total_count)).toBeGreaterThan(2);
+    expect(Number((await txSearch(b, 'burn.burner EXISTS')).total_count)).toBeGreaterThan(1);
+    expect(await circulating([a, b, c])).toEqual(genesis);
+  }, 120_000);
 });

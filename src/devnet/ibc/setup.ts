@@ -1,4 +1,5 @@
 import type { VmBase, VmParts } from '../rollup.js';
+import { ibcTransferPlan } from '../traffic/ibc-transfer.js';
 import { createIbcCore, type IbcCore, MSG_RECV_PACKET } from './core/module.js';
 import { type ChannelEnd, putChannel } from './core/store.js';
 import { createForwardMiddleware } from './forward/middleware.js';
@@ -14,7 +15,12 @@ import { createTransferMsgModule } from './transfer/module.js';
 
 export interface IbcChannelConfig {
   channelId: string;
-  counterparty: { chainId: string; channelId: string; port?: string };
+  counterparty: {
+    chainId: string;
+    channelId: string;
+    port?: string /** bech32 prefix, `init` by default. */;
+    prefix?: string;
+  };
   port?: string;
   connectionId?: string;
   clientId?: string;
@@ -24,6 +30,8 @@ export interface IbcOptions {
   channels: IbcChannelConfig[];
   /** Packet-forward middleware over transfer; on by default. */
   forward?: boolean;
+  /** Adds ICS-20 transfers over the channels to the chain's traffic; on by default. */
+  traffic?: boolean;
 }
 
 export interface IbcParts {
@@ -79,6 +87,20 @@ export function withIbc(base: VmBase, parts: VmParts, options: IbcOptions): VmPa
   return {
     ...parts,
     modules: [...others, core.module, createTransferMsgModule(transfer)],
+    plans:
+      options.traffic === false
+        ? parts.plans
+        : [
+            ...parts.plans,
+            ibcTransferPlan({
+              channels: options.channels
+                .filter((c) => (c.port ?? TRANSFER_PORT) === TRANSFER_PORT)
+                .map((c) => ({
+                  channelId: c.channelId,
+                  counterpartyPrefix: c.counterparty.prefix ?? 'init',
+                })),
+            }),
+          ],
     async genesis(ctx) {
       await parts.genesis?.(ctx);
       for (const config of options.channels) {

@@ -202,19 +202,26 @@ export function createIbcRelayer(options: IbcRelayerOptions): IbcRelayer {
       options.logger?.warn({ chainId, address: signer.address }, 'relayer account does not exist');
       return false;
     }
-    const sequence = [nextSequence.get(chainId) ?? 0n, account.sequence].reduce((a, b) => (a > b ? a : b));
     const gasLimit = GAS_PER_MSG * BigInt(msgs.length);
     const feeAmount = BigInt(Math.ceil(Number(gasLimit) * chain.info.minGasPrice));
-    const raw = signTx({
-      msgs,
-      fee: { amount: [{ denom: chain.info.denom, amount: feeAmount.toString() }], gasLimit },
-      signer,
-      chainId,
-      accountNumber: account.accountNumber,
-      sequence,
-      memo: 'weft devnet relayer',
-    });
-    const result = await chain.submit(raw);
+    const sign = (sequence: bigint) =>
+      signTx({
+        msgs,
+        fee: { amount: [{ denom: chain.info.denom, amount: feeAmount.toString() }], gasLimit },
+        signer,
+        chainId,
+        accountNumber: account.accountNumber,
+        sequence,
+        memo: 'weft devnet relayer',
+      });
+    let sequence = [nextSequence.get(chainId) ?? 0n, account.sequence].reduce((a, b) => (a > b ? a : b));
+    let result = await chain.submit(sign(sequence));
+    // Another sender with the same key (the ICS-721 traffic) may hold sequences in the mempool.
+    const expected = result.code === 32 ? /expected (\d+)/.exec(result.log)?.[1] : undefined;
+    if (expected !== undefined) {
+      sequence = BigInt(expected);
+      result = await chain.submit(sign(sequence));
+    }
     if (result.code !== 0) {
       nextSequence.delete(chainId);
       options.logger?.warn({ chainId, code: result.code, log: result.log }, 'relayer tx refused');
