@@ -63,6 +63,7 @@ export function writeAckEvents(packet: Packet, channel: ChannelEnd, ack: Uint8Ar
       ...withData(packet),
       packet_ack: ackBytes.toString('utf8'),
       packet_ack_hex: ackBytes.toString('hex'),
+      packet_channel_ordering: channel.ordering,
       packet_connection: connection,
       connection_id: connection,
     }),

@@ -106,6 +106,33 @@ describe('IBC core packets', () => {
     expect(store.get(ibcKeys.commitment('transfer', 'channel-0', 1n))).toBe(expected);
     expect(packetCommitment(packet)).toBe(expected);
     expect(store.get(ibcKeys.nextSequenceSend('transfer', 'channel-0'))).toBe('2');
+    const keys = (type: string) => events.find((e) => e.type === type)!.attributes.map((x) => x.key);
+    expect(keys('send_packet')).toEqual([
+      'packet_data',
+      'packet_data_hex',
+      'packet_timeout_height',
+      'packet_timeout_timestamp',
+      'packet_sequence',
+      'packet_src_port',
+      'packet_src_channel',
+      'packet_dst_port',
+      'packet_dst_channel',
+      'packet_channel_ordering',
+      'packet_connection',
+      'connection_id',
+      'msg_index',
+    ]);
+    expect(keys('ibc_transfer')).toEqual(['sender', 'receiver', 'amount', 'denom', 'memo', 'msg_index']);
+    expect(events.map((e) => e.type)).toEqual([
+      'coin_spent',
+      'coin_received',
+      'transfer',
+      'message',
+      'send_packet',
+      'message',
+      'ibc_transfer',
+      'message',
+    ]);
   });
 
   it('refuses an acknowledgement whose packet does not match the commitment, and ignores a repeated one', async () => {
