@@ -381,6 +381,36 @@ describe('ICS-20 transfers between devnet chains', () => {
     expect(sent.txs.length).toBe(4);
   });
 
+  it('polls and relays on its own once started', async () => {
+    const user = a.accounts[0]!;
+    const receiver = b.accounts[2]!.address;
+    const before = await balanceOf(b, receiver, voucherOnB);
+    await sendTransfer(a, user, {
+      sourceChannel: 'channel-0',
+      token: { denom: 'umin', amount: '9' },
+      receiver,
+      timeoutTimestamp: latestTimeNs(b.chain) + 600_000_000_000n,
+    });
+    const standalone = createIbcRelayer({
+      chains: [a, b, c].map((x) => ({ chain: x.chain, signer: x.relayer })),
+      pollMs: 20,
+    });
+    relayer.pause();
+    standalone.start();
+    try {
+      for (let i = 0; i < 20 && (await balanceOf(b, receiver, voucherOnB)) === before; i += 1) {
+        for (const x of [a, b, c]) await x.chain.produceBlock();
+        await new Promise((resolve) => setTimeout(resolve, 60));
+      }
+    } finally {
+      await standalone.stop();
+      relayer.resume();
+    }
+    expect(await balanceOf(b, receiver, voucherOnB)).toBe(before + 9n);
+    await blocks(4);
+    expect(await circulating([a, b, c])).toEqual(genesis);
+  });
+
   it('seeded traffic sends transfers both ways, some failing, and every packet settles', async () => {
     relayer.setDelay(0);
     await blocks(30, 8);

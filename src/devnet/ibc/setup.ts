@@ -39,17 +39,6 @@ export interface IbcParts {
   transfer: TransferKeeper;
 }
 
-/** Both ends of a transfer channel between two chains; each side's number names its connection and client. */
-export function transferChannel(
-  a: { chainId: string; channelId: string },
-  b: { chainId: string; channelId: string },
-): [IbcChannelConfig, IbcChannelConfig] {
-  return [
-    { channelId: a.channelId, counterparty: { chainId: b.chainId, channelId: b.channelId } },
-    { channelId: b.channelId, counterparty: { chainId: a.chainId, channelId: a.channelId } },
-  ];
-}
-
 function channelEnd(config: IbcChannelConfig): ChannelEnd {
   const n = config.channelId.slice('channel-'.length);
   const m = config.counterparty.channelId.slice('channel-'.length);
