@@ -11,7 +11,7 @@ import {
   revisionNumber,
   timestampTimedOut,
 } from '../ibc/core/module.js';
-import { getChannel, ibcKeys } from '../ibc/core/store.js';
+import { getChannel, ibcKeys, listChannels } from '../ibc/core/store.js';
 import type { DevAccount } from '../keys.js';
 import type { BlockRecord } from '../node.js';
 import { signTx } from '../tx/sign.js';
@@ -90,31 +90,79 @@ export function createIbcRelayer(options: IbcRelayerOptions): IbcRelayer {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
 
+  /** The relay work an event of a committed tx asks for, if any. */
+  const workOf = (
+    chainId: string,
+    e: { type: string; attributes?: Array<{ key: string; value: string }> },
+  ) => {
+    if (e.type !== 'send_packet' && e.type !== 'write_acknowledgement') return undefined;
+    const attrs = Object.fromEntries((e.attributes ?? []).map((a) => [a.key, a.value]));
+    const item: Work = {
+      kind: e.type === 'send_packet' ? 'packet' : 'ack',
+      chainId,
+      packet: packetOf(attrs),
+      ack:
+        e.type === 'write_acknowledgement'
+          ? new Uint8Array(Buffer.from(attrs.packet_ack_hex ?? '', 'hex'))
+          : undefined,
+      seenAt: Date.now(),
+    };
+    return item;
+  };
+
+  const eventsOf = function* (chain: Chain, height: number) {
+    for (const tx of chain.getBlock(height)?.txs ?? []) {
+      if (tx.result.code === 0) yield* tx.result.events;
+    }
+  };
+
   const scan = () => {
     for (const [chainId, { chain }] of chains) {
       const latest = chain.latestHeight();
       for (let height = scanned.get(chainId)! + 1; height <= latest; height += 1) {
-        const record = chain.getBlock(height);
-        for (const tx of record?.txs ?? []) {
-          if (tx.result.code !== 0) continue;
-          for (const e of tx.result.events) {
-            if (e.type !== 'send_packet' && e.type !== 'write_acknowledgement') continue;
-            const attrs = Object.fromEntries((e.attributes ?? []).map((a) => [a.key, a.value]));
-            const item: Work = {
-              kind: e.type === 'send_packet' ? 'packet' : 'ack',
-              chainId,
-              packet: packetOf(attrs),
-              ack:
-                e.type === 'write_acknowledgement'
-                  ? new Uint8Array(Buffer.from(attrs.packet_ack_hex ?? '', 'hex'))
-                  : undefined,
-              seenAt: Date.now(),
-            };
-            work.set(workKey(item), item);
-          }
+        for (const e of eventsOf(chain, height)) {
+          const item = workOf(chainId, e);
+          if (item) work.set(workKey(item), item);
         }
       }
       scanned.set(chainId, latest);
+    }
+  };
+
+  /**
+   * At start, the packets still committed on a chain were sent before: their `send_packet` (and, once
+   * received, the counterparty's `write_acknowledgement`) are looked up in the stored blocks, newest first.
+   */
+  const recover = () => {
+    const wanted = new Map<string, Set<string>>();
+    const want = (chainId: string, key: string) =>
+      wanted.set(chainId, (wanted.get(chainId) ?? new Set()).add(key));
+    for (const [chainId, { chain }] of chains) {
+      const state = chain.state();
+      for (const end of listChannels(state)) {
+        for (const key of state.group(ibcKeys.commitments(end.portId, end.channelId))) {
+          const sequence = key.slice(key.lastIndexOf('/') + 1);
+          want(chainId, `packet/${chainId}/${end.portId}/${end.channelId}/${sequence}`);
+          want(
+            end.counterpartyChainId,
+            `ack/${end.counterpartyChainId}/${end.portId}/${end.channelId}/${sequence}`,
+          );
+        }
+      }
+    }
+    for (const [chainId, keys] of wanted) {
+      const chain = chains.get(chainId)?.chain;
+      if (!chain) continue;
+      for (
+        let height = scanned.get(chainId)!;
+        height >= chain.earliestHeight() && keys.size > 0;
+        height -= 1
+      ) {
+        for (const e of eventsOf(chain, height)) {
+          const item = workOf(chainId, e);
+          if (item && keys.delete(workKey(item))) work.set(workKey(item), item);
+        }
+      }
     }
   };
 
@@ -231,7 +279,12 @@ export function createIbcRelayer(options: IbcRelayerOptions): IbcRelayer {
     return true;
   };
 
+  let recovered = false;
   const tick = async () => {
+    if (!recovered) {
+      recover();
+      recovered = true;
+    }
     scan();
     if (paused) return 0;
     const now = Date.now();
