@@ -22,6 +22,7 @@ const FACTORY_CALL_GAS = 10_000_000n;
 const selector = (signature: string) => keccak_256(new TextEncoder().encode(signature)).subarray(0, 4);
 const SUDO_TRANSFER = selector('sudoTransfer(address,address,uint256)');
 const SUDO_MINT = selector('sudoMint(address,uint256)');
+const SUDO_BURN = selector('sudoBurn(address,uint256)');
 
 const word = (value: bigint) => Buffer.from(value.toString(16).padStart(64, '0'), 'hex');
 const addressWord = (address: Uint8Array) => Buffer.concat([Buffer.alloc(12), address]);
@@ -149,6 +150,24 @@ export function createErc20Bank(options: { keeper: EvmKeeper; artifacts: Contrac
       }
       ctx.events.push(
         ...appendMsgIndex([event('coinbase', { minter: to, amount: coinsToString(coins) })], ctx.msgIndex),
+      );
+    },
+    async burn(ctx, from, coins) {
+      const holder = evmAddressOf(from);
+      for (const coin of coins) {
+        const contract = requireContract(ctx.store, coin.denom);
+        await callToken(
+          ctx,
+          contract,
+          Buffer.concat([SUDO_BURN, addressWord(holder), word(BigInt(coin.amount))]),
+        );
+      }
+      const amount = coinsToString(coins);
+      ctx.events.push(
+        ...appendMsgIndex(
+          [event('coin_spent', { spender: from, amount }), event('burn', { burner: from, amount })],
+          ctx.msgIndex,
+        ),
       );
     },
     async createErc20(ctx, denom, decimals) {
