@@ -1,8 +1,10 @@
 import { RESTClient } from '@initia/initia.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeAny } from '../src/chain/registry.js';
 import { intermediateReceiver } from '../src/devnet/ibc/forward/middleware.js';
 import { buildNftRecvPacket } from '../src/devnet/ibc/packet.js';
 import { localDenom } from '../src/devnet/ibc/transfer/denom.js';
+import { MSG_TRANSFER } from '../src/devnet/ibc/transfer/module.js';
 import { createIbcRelayer, type IbcRelayer } from '../src/devnet/relayers/ibc.js';
 import { signTx } from '../src/devnet/tx/sign.js';
 import {
@@ -261,6 +263,38 @@ describe('ICS-20 transfers between devnet chains', () => {
       ).total_count,
     ).toBe('1');
     expect((await txSearch(a, "acknowledge_packet.packet_sequence='4'")).total_count).toBe('1');
+    expect(await circulating([a, b, c])).toEqual(genesis);
+  });
+
+  it('the EVM rollup sends the two-hop voucher back: its ERC20 burns, B releases the escrow', async () => {
+    const holder = c.accounts[0]!;
+    const receiver = b.accounts[0]!.address;
+    const onC = localDenom(`transfer/channel-0/${A_TO_B}`);
+    const before = await balanceOf(b, receiver, voucherOnB);
+    const account = c.chain.account(holder.address)!;
+    const raw = signTx({
+      msgs: [
+        encodeAny(MSG_TRANSFER, {
+          sourcePort: 'transfer',
+          sourceChannel: 'channel-0',
+          token: { denom: onC, amount: '200' },
+          sender: holder.address,
+          receiver,
+          timeoutHeight: { revisionNumber: 0n, revisionHeight: 0n },
+          timeoutTimestamp: latestTimeNs(b.chain) + 600_000_000_000n,
+        }),
+      ],
+      fee: { amount: [{ denom: 'GAS', amount: String(400_000n * 10n ** 9n) }], gasLimit: 400_000n },
+      signer: holder,
+      chainId: c.chain.info.chainId,
+      accountNumber: account.accountNumber,
+      sequence: account.sequence,
+    });
+    expect((await c.chain.submit(raw)).code).toBe(0);
+    await blocks(4);
+    expect(await balanceOf(c, holder.address, onC)).toBe(500n);
+    expect(await balanceOf(b, receiver, voucherOnB)).toBe(before + 200n);
+    expect((await txSearch(c, `burn.amount='200${onC}'`)).total_count).toBe('1');
     expect(await circulating([a, b, c])).toEqual(genesis);
   });
 
