@@ -13,6 +13,8 @@ describe('registry', () => {
         '/cosmwasm.wasm.v1.MsgExecuteContract',
         '/cosmwasm.wasm.v1.MsgInstantiateContract',
         '/ibc.core.channel.v1.MsgRecvPacket',
+        '/ibc.core.channel.v1.MsgAcknowledgement',
+        '/ibc.core.channel.v1.MsgTimeout',
         '/ibc.applications.transfer.v1.MsgTransfer',
         '/opinit.opchild.v1.MsgFinalizeTokenDeposit',
         '/opinit.opchild.v1.MsgInitiateTokenWithdrawal',

@@ -1,6 +1,10 @@
 import { MsgExecuteContract, MsgInstantiateContract } from '@initia/initia.proto/cosmwasm/wasm/v1/tx.js';
 import { MsgTransfer } from '@initia/initia.proto/ibc/applications/transfer/v1/tx.js';
-import { MsgRecvPacket } from '@initia/initia.proto/ibc/core/channel/v1/tx.js';
+import {
+  MsgAcknowledgement,
+  MsgRecvPacket,
+  MsgTimeout,
+} from '@initia/initia.proto/ibc/core/channel/v1/tx.js';
 import { PubKey as EthSecp256k1PubKey } from '@initia/initia.proto/initia/crypto/v1beta1/ethsecp256k1/keys.js';
 import { MsgExecute, MsgExecuteJSON } from '@initia/initia.proto/initia/move/v1/tx.js';
 import { MsgCall, MsgCreate } from '@initia/initia.proto/minievm/evm/v1/tx.js';
@@ -46,6 +50,8 @@ const codecs = new Map<string, ProtoCodec>([
   ['/cosmwasm.wasm.v1.MsgExecuteContract', codec(MsgExecuteContract)],
   ['/cosmwasm.wasm.v1.MsgInstantiateContract', codec(MsgInstantiateContract)],
   ['/ibc.core.channel.v1.MsgRecvPacket', codec(MsgRecvPacket)],
+  ['/ibc.core.channel.v1.MsgAcknowledgement', codec(MsgAcknowledgement)],
+  ['/ibc.core.channel.v1.MsgTimeout', codec(MsgTimeout)],
   ['/ibc.applications.transfer.v1.MsgTransfer', codec(MsgTransfer)],
   ['/opinit.opchild.v1.MsgFinalizeTokenDeposit', codec(MsgFinalizeTokenDeposit)],
   ['/opinit.opchild.v1.MsgInitiateTokenWithdrawal', codec(MsgInitiateTokenWithdrawal)],

@@ -3,6 +3,7 @@ import type { ChainNode } from '../node.js';
 import { GatewayError, invalidArgument, notImplemented, unknownError } from './gateway-errors.js';
 import { acceptRawBodies, createHttpApp } from './http-app.js';
 import { createRestContext, type RestServerOptions } from './rest-context.js';
+import { registerIbcRoutes } from './rest-ibc.js';
 import { registerOpinitRoutes } from './rest-opinit.js';
 import { registerStateRoutes } from './rest-state.js';
 import { registerTxRoutes } from './rest-tx.js';
@@ -43,5 +44,6 @@ export function createRestServer(node: ChainNode, options: RestServerOptions = {
   registerStateRoutes(app, ctx);
   registerVmRoutes(app, ctx);
   registerOpinitRoutes(app, ctx);
+  registerIbcRoutes(app, ctx);
   return app;
 }

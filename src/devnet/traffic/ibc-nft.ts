@@ -25,7 +25,7 @@ export function nftReceivePlan(options: {
     observe(record) {
       // After a restart the replayed blocks tell which packet sequences were already received.
       for (const e of successfulTxEvents(record)) {
-        if (e.type !== 'recv_packet') continue;
+        if (e.type !== 'recv_packet' || e.attrs.get('packet_dst_port') !== options.destinationPort) continue;
         const seen = BigInt(e.attrs.get('packet_sequence') ?? '0');
         if (seen > sequence) sequence = seen;
       }
