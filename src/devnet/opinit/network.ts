@@ -25,9 +25,18 @@ export interface NetworkBridge {
 
 const keyTypeOf = (plan: ChainPlan): KeyType => (plan.vm === 'evm' ? 'ethsecp256k1' : 'secp256k1');
 
-/** The proposer, challenger and batch submitter of every bridge (an L1 account). */
-export const opinitProposer = (seed: string) =>
-  deriveAccount({ seed, index: 20_000, keyType: 'secp256k1', prefix: 'init', name: 'opinit-proposer' });
+/**
+ * The proposer, challenger and batch submitter of a bridge (an L1 account); one per bridge, so that the
+ * submitters of several bridges do not race for one account's sequence.
+ */
+export const opinitProposer = (seed: string, bridgeId: bigint) =>
+  deriveAccount({
+    seed,
+    index: 20_100 + Number(bridgeId),
+    keyType: 'secp256k1',
+    prefix: 'init',
+    name: `opinit-proposer-${bridgeId}`,
+  });
 
 /** The bridges of a network: one per rollup, when it has an L1. */
 export function networkBridges(
@@ -37,11 +46,11 @@ export function networkBridges(
 ): NetworkBridge[] {
   const l1 = network.find((p) => p.role === 'l1');
   if (!l1) return [];
-  const proposer = opinitProposer(seed).address;
   return network
     .filter((p) => p.role === 'rollup')
     .map((rollup, i) => {
       const bridgeId = BigInt(i + 1);
+      const proposer = opinitProposer(seed, bridgeId).address;
       return {
         bridgeId,
         rollup,
@@ -103,13 +112,15 @@ export const opinitHostModule: NetworkModule = {
       base,
       bridges.map((b) => b.config),
     );
-    const proposer = opinitProposer(base.seed);
     return {
       modules: parts.modules,
       async genesis(ctx) {
         await parts.genesis?.(ctx);
-        base.auth.ensure(ctx.store, proposer.address);
-        await bank.mint(ctx, proposer.address, [{ denom: base.info.denom, amount: '1000000000000' }]);
+        for (const { bridgeId } of bridges) {
+          const proposer = opinitProposer(base.seed, bridgeId).address;
+          base.auth.ensure(ctx.store, proposer);
+          await bank.mint(ctx, proposer, [{ denom: base.info.denom, amount: '1000000000000' }]);
+        }
       },
       plans: [
         opinitDepositPlan(

@@ -46,8 +46,11 @@ export const omnichainService: NetworkService = {
         ],
       });
     }
-    relayer.start();
     return {
+      // Started once every member has two blocks: CometBFT's status has an app hash from height 2 on.
+      async afterStep() {
+        if (chains.every((c) => c.chain.chain.latestHeight() >= 2)) relayer.start();
+      },
       manifest: () => ({ members: entries }),
       async close() {
         // A relay in flight waits for its block: blocks go on (without traffic) until the relayer stops.

@@ -29,7 +29,6 @@ export const opinitService: NetworkService = {
       ctx.chains.map((c) => c.plan),
       ctx.settings,
     );
-    const proposer = opinitProposer(ctx.seed);
     const l1Denom = l1.chain.info.denom;
     const started: Array<{ chain: NetworkChain; bridgeId: bigint; relayers: OpinitRelayers }> = [];
     try {
@@ -40,7 +39,7 @@ export const opinitService: NetworkService = {
           l1: l1.chain,
           l2: rollup.chain,
           executor: bridge.executor,
-          proposer,
+          proposer: opinitProposer(ctx.seed, bridge.bridgeId),
           outputIntervalMs: ctx.settings.opinit.outputIntervalMs,
           host: ctx.host,
           logger: ctx.logger.child({ bridgeId: String(bridge.bridgeId) }),
