@@ -84,10 +84,64 @@ describe('weft devnet (CLI)', () => {
     });
   });
 
+  it('starts the full network with its bridges and writes them to the manifest and the registry', async () => {
+    const manifest = join(dir, 'full', 'manifest.json');
+    const result = await weft([
+      '--network',
+      'full',
+      '--vms',
+      'evm,move',
+      '--port-base',
+      '0',
+      '--txs-per-block',
+      '3',
+      '--op-output-interval',
+      '2s',
+      '--fast-forward',
+      '3',
+      '--exit',
+      '--manifest',
+      manifest,
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const written = JSON.parse(readFileSync(manifest, 'utf8'));
+    expect(written.chains.map((c: { role: string }) => c.role)).toEqual([
+      'rollup',
+      'rollup',
+      'l1',
+      'external-cosmos',
+      'external-evm',
+    ]);
+    expect(written.services.opinit).toMatchObject({
+      output_interval_ms: 2000,
+      finalization_period_ms: 10_000,
+    });
+    expect(written.services.opinit.bridges).toEqual([
+      expect.objectContaining({ chain_id: 'weft-evm-1', bridge_id: '1' }),
+      expect.objectContaining({ chain_id: 'weft-move-1', bridge_id: '2' }),
+    ]);
+    expect(written.services.omnichain.members).toHaveLength(3);
+    const entry = JSON.parse(readFileSync(join(dir, 'full', 'registry', 'weftmove', 'chain.json'), 'utf8'));
+    expect(entry.metadata).toMatchObject({
+      op_bridge_id: '2',
+      op_denoms: ['uinit'],
+      executor_uri: written.services.opinit.bridges[1].executor_uri,
+    });
+  });
+
   it('describes the network settings in --help', async () => {
     const result = await weft(['--help']);
     expect(result.code).toBe(0);
-    for (const text of ['--network', 'DEVNET_NETWORK', 'rollups', 'full', '--registry', 'control surface']) {
+    for (const text of [
+      '--network',
+      'DEVNET_NETWORK',
+      'rollups',
+      'full',
+      '--registry',
+      'control surface',
+      '--op-output-interval',
+      '--op-finalization-period',
+    ]) {
       expect(result.stdout).toContain(text);
     }
   });

@@ -11,6 +11,8 @@ export const devSettings = {
   config: devnet.config,
   vms: devnet.vms,
   network: devnet.network,
+  opOutputInterval: devnet.opOutputInterval,
+  opFinalizationPeriod: devnet.opFinalizationPeriod,
   seed: devnet.seed,
   blockTime: devnet.blockTime,
   accounts: devnet.accounts,

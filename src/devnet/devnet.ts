@@ -6,7 +6,13 @@ import type { DevChain } from './dev-chain.js';
 import { type Manifest, manifestOf } from './manifest.js';
 import { createNetworkChain } from './network/chains.js';
 import type { NetworkModule } from './network/modules.js';
-import { type ChainPlan, type NetworkKind, networkPlan } from './network/plan.js';
+import {
+  type ChainPlan,
+  DEFAULT_NETWORK_SETTINGS,
+  type NetworkKind,
+  type NetworkSettings,
+  networkPlan,
+} from './network/plan.js';
 import { NETWORK_SERVICES, type NetworkService, type RunningService } from './network/services.js';
 import { createRegistry, type Registry } from './registry/writer.js';
 import type { Rollup } from './rollup.js';
@@ -39,6 +45,8 @@ export interface DevnetOptions {
   modules?: readonly NetworkModule[];
   /** The services (relayers, executors) the network runs (default: `NETWORK_SERVICES`). */
   services?: readonly NetworkService[];
+  /** Settings of the network's parts (OPinit output interval and finalization period). */
+  settings?: Partial<NetworkSettings>;
   logger: Logger;
 }
 
@@ -108,8 +116,10 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   const port = (i: number, offset: number) =>
     options.portBase === 0 ? 0 : options.portBase + i * 10 + offset;
   const closing: Array<() => Promise<void>> = [];
+  const plans = networkPlan(network, options.vms);
+  const settings = { ...DEFAULT_NETWORK_SETTINGS, ...options.settings };
   try {
-    for (const [i, plan] of networkPlan(network, options.vms).entries()) {
+    for (const [i, plan] of plans.entries()) {
       const chainLogger = logger.child({ chain: plan.chainId });
       const built = await createNetworkChain(plan, {
         seed: options.seed,
@@ -118,6 +128,8 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
         stateDir: options.stateDir ? join(options.stateDir, plan.chainId) : undefined,
         logger: chainLogger,
         ...(options.modules ? { modules: options.modules } : {}),
+        network: plans,
+        settings,
       });
       if (options.pruneBelow) built.chain.prune(options.pruneBelow);
       const ethOnly = plan.role === 'external-evm';
@@ -156,6 +168,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
       host: options.host,
       blockTimeMs: options.blockTimeMs,
       seed: options.seed,
+      settings,
       logger: logger.child({ service: service.name }),
     });
     services.push({ name: service.name, running });

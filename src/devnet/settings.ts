@@ -34,6 +34,20 @@ export const devnetSettings = {
     parse: parse.oneOf(NETWORKS),
     default: 'rollups' as NetworkKind,
   },
+  opOutputInterval: {
+    flag: 'op-output-interval',
+    env: 'DEVNET_OP_OUTPUT_INTERVAL',
+    description: 'full network: time between OPinit output proposals of each rollup on the L1 (e.g. 5s)',
+    parse: parse.duration,
+    default: 5000,
+  },
+  opFinalizationPeriod: {
+    flag: 'op-finalization-period',
+    env: 'DEVNET_OP_FINALIZATION_PERIOD',
+    description: 'full network: time after an output before its withdrawals can be claimed on the L1',
+    parse: parse.duration,
+    default: 10_000,
+  },
   seed: {
     flag: 'seed',
     env: 'DEVNET_SEED',
@@ -177,6 +191,8 @@ type StartSettings = Pick<
   | 'seed'
   | 'vms'
   | 'network'
+  | 'opOutputInterval'
+  | 'opFinalizationPeriod'
   | 'registry'
   | 'blockTime'
   | 'accounts'
@@ -195,6 +211,12 @@ export function devnetOptions(settings: StartSettings) {
     seed: settings.seed,
     vms: settings.vms,
     network: settings.network,
+    settings: {
+      opinit: {
+        outputIntervalMs: settings.opOutputInterval,
+        finalizationPeriodMs: settings.opFinalizationPeriod,
+      },
+    },
     registryDir: registryDir(settings),
     blockTimeMs: settings.blockTime,
     accounts: settings.accounts,

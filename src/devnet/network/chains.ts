@@ -14,7 +14,7 @@ import { moveNftPlan } from '../traffic/move.js';
 import type { VmType } from '../types.js';
 import { vmParts } from '../vms.js';
 import { mergeParts, NETWORK_MODULES, type NetworkModule } from './modules.js';
-import { type ChainPlan, ETH_EVM_CHAIN_ID } from './plan.js';
+import { type ChainPlan, DEFAULT_NETWORK_SETTINGS, ETH_EVM_CHAIN_ID, type NetworkSettings } from './plan.js';
 
 /** A built chain of the network: the L1 and the rollups have a VM; the external Cosmos chain has none. */
 export type NetworkDevChain = (DevChain & { vm?: VmType }) | Rollup;
@@ -23,6 +23,9 @@ export interface NetworkChainOptions extends DevChainOptions {
   logger: Logger;
   /** Modules the network's parts add (default: the registered ones). */
   modules?: readonly NetworkModule[];
+  /** Every chain of the network (default: this one alone). */
+  network?: readonly ChainPlan[];
+  settings?: NetworkSettings;
 }
 
 /** Builds one planned chain: a rollup as `createRollup` always has, or the L1 or an external chain. */
@@ -30,14 +33,20 @@ export async function createNetworkChain(
   plan: ChainPlan,
   options: NetworkChainOptions,
 ): Promise<NetworkDevChain> {
-  const modules = (options.modules ?? NETWORK_MODULES).filter((m) => m.appliesTo(plan));
+  const network = options.network ?? [plan];
+  const settings = options.settings ?? DEFAULT_NETWORK_SETTINGS;
+  const modules = (options.modules ?? NETWORK_MODULES).filter((m) => m.appliesTo(plan, network));
   const withModules =
-    (own: (base: VmBase) => Promise<VmParts> | VmParts) =>
-    async (base: VmBase): Promise<VmParts> =>
-      mergeParts(
-        await own(base),
-        await Promise.all(modules.map((m) => m.parts({ ...base, plan, seed: options.seed }))),
+    (parts: (base: VmBase) => Promise<VmParts> | VmParts) =>
+    async (base: VmBase): Promise<VmParts> => {
+      const own = await parts(base);
+      return mergeParts(
+        own,
+        await Promise.all(
+          modules.map((m) => m.parts({ ...base, plan, network, seed: options.seed, settings, own })),
+        ),
       );
+    };
   const { seed, logger } = options;
   switch (plan.role) {
     case 'rollup': {

@@ -1,5 +1,7 @@
 import type { VmBase, VmParts } from '../dev-chain.js';
-import type { ChainPlan } from './plan.js';
+import { omnichainModule } from '../omnichain/network-module.js';
+import { opinitChildModule, opinitHostModule } from '../opinit/network.js';
+import type { ChainPlan, NetworkSettings } from './plan.js';
 
 /**
  * A module a part of the network adds to some of its chains (the OPinit host on the L1, the child on
@@ -7,13 +9,22 @@ import type { ChainPlan } from './plan.js';
  */
 export interface NetworkModule {
   readonly name: string;
-  /** Whether `chain` gets this module. */
-  appliesTo(chain: ChainPlan): boolean;
-  parts(base: VmBase & { plan: ChainPlan; seed: string }): Partial<VmParts> | Promise<Partial<VmParts>>;
+  /** Whether `chain` gets this module; `network` is every chain of the network, in port order. */
+  appliesTo(chain: ChainPlan, network: readonly ChainPlan[]): boolean;
+  /** `own`: the chain's parts before any module (a module may wrap one of its msg modules). */
+  parts(base: ModuleBase): Partial<VmParts> | Promise<Partial<VmParts>>;
+}
+
+export interface ModuleBase extends VmBase {
+  plan: ChainPlan;
+  network: readonly ChainPlan[];
+  seed: string;
+  settings: NetworkSettings;
+  own: VmParts;
 }
 
 /** The modules the parts of the network register; a chain with none of them is built as before. */
-export const NETWORK_MODULES: NetworkModule[] = [];
+export const NETWORK_MODULES: NetworkModule[] = [opinitHostModule, opinitChildModule, omnichainModule];
 
 /** Adds modules' parts to a chain's own: modules, plans and hooks append, genesis steps run in order. */
 export function mergeParts(own: VmParts, extra: Array<Partial<VmParts>>): VmParts {

@@ -58,3 +58,12 @@ export function networkPlan(network: NetworkKind, vms: readonly VmType[]): Chain
   const rollups = vms.map(rollupPlan);
   return network === 'full' ? [...rollups, L1_PLAN, COSMOS_PLAN, ETH_PLAN] : rollups;
 }
+
+/** Settings of the network's parts (the defaults serve a devnet: outputs and finality in seconds). */
+export interface NetworkSettings {
+  opinit: { outputIntervalMs: number; finalizationPeriodMs: number };
+}
+
+export const DEFAULT_NETWORK_SETTINGS: NetworkSettings = {
+  opinit: { outputIntervalMs: 5_000, finalizationPeriodMs: 10_000 },
+};

@@ -2,6 +2,9 @@ import type { Logger } from '../../common/logger.js';
 import type { ControlServer } from '../control/server.js';
 import type { NetworkChain } from '../devnet.js';
 import type { Registry } from '../registry/writer.js';
+import { omnichainService } from '../relayers/omnichain-service.js';
+import { opinitService } from '../relayers/opinit-service.js';
+import type { NetworkSettings } from './plan.js';
 
 /** What a service of the network (a relayer, an executor) is given once every chain is built. */
 export interface NetworkContext {
@@ -13,6 +16,7 @@ export interface NetworkContext {
   host: string;
   blockTimeMs: number;
   seed: string;
+  settings: NetworkSettings;
   logger: Logger;
 }
 
@@ -34,4 +38,4 @@ export interface NetworkService {
   start(ctx: NetworkContext): Promise<RunningService> | RunningService;
 }
 
-export const NETWORK_SERVICES: NetworkService[] = [];
+export const NETWORK_SERVICES: NetworkService[] = [opinitService, omnichainService];

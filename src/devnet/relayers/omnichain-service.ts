@@ -1,0 +1,68 @@
+import type { NetworkService } from '../network/services.js';
+import { networkOmnichainMembers } from '../omnichain/network-module.js';
+import { createOmnichainRelayerFor, omnichainRegistry } from '../omnichain/wiring.js';
+
+/**
+ * The omnichain verifier/executor over the members' node surfaces, as the control surface's `omnichain`
+ * relayer; the members' endpoints and OFTs go to the registry (`metadata.omnichain`) and the manifest.
+ */
+export const omnichainService: NetworkService = {
+  name: 'omnichain',
+  appliesTo: (chains) => networkOmnichainMembers(chains.map((c) => c.plan)).length > 0,
+  start(ctx) {
+    const members = networkOmnichainMembers(ctx.chains.map((c) => c.plan));
+    const chains = members.map((member) => {
+      const chain = ctx.chains.find((c) => c.chain.info.chainId === member.chainId)!;
+      return { member, chain, info: chain.chain.info, urls: chain.urls as { rpc: string; rest: string } };
+    });
+    const relayer = createOmnichainRelayerFor({ seed: ctx.seed, chains, logger: ctx.logger });
+    ctx.control.registerRelayer({
+      name: 'omnichain',
+      description: `OFT packets between ${members.map((m) => m.chainId).join(', ')}`,
+      pause: () => relayer.pause(),
+      resume: () => relayer.resume(),
+      setDelay: (ms) => relayer.setDelay(ms),
+      status: () => ({ paused: relayer.paused, delayMs: relayer.delayMs }),
+    });
+    const entries = omnichainRegistry(ctx.seed, members);
+    for (const entry of entries) {
+      ctx.registry.contribute({
+        chainId: entry.chain_id,
+        metadata: { omnichain: entry },
+        assets: [
+          {
+            description: 'Omnichain (OFT) devnet token',
+            denom_units: [
+              { denom: entry.denom, exponent: 0 },
+              { denom: entry.symbol, exponent: entry.decimals },
+            ],
+            base: entry.denom,
+            display: entry.symbol,
+            name: 'Omnichain Devnet Token',
+            symbol: entry.symbol,
+            type_asset: entry.kind === 'evm' ? 'erc20' : 'sdk.coin',
+            ...(entry.kind === 'evm' ? { address: entry.oft } : {}),
+          },
+        ],
+      });
+    }
+    return {
+      // Started once every member has two blocks: CometBFT's status has an app hash from height 2 on.
+      async afterStep() {
+        if (chains.every((c) => c.chain.chain.latestHeight() >= 2)) relayer.start();
+      },
+      manifest: () => ({ members: entries }),
+      async close() {
+        // A relay in flight waits for its block: blocks go on (without traffic) until the relayer stops.
+        let stopped = false;
+        const stopping = relayer.stop().finally(() => {
+          stopped = true;
+        });
+        while (!stopped) {
+          await Promise.race([stopping, new Promise((r) => setTimeout(r, ctx.blockTimeMs))]);
+          if (!stopped) await Promise.all(chains.map((c) => c.chain.chain.produceBlock()));
+        }
+      },
+    };
+  },
+};

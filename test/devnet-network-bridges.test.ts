@@ -1,0 +1,279 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { encodeSecp256k1Pubkey } from '@cosmjs/amino';
+import {
+  DirectSecp256k1HdWallet,
+  encodePubkey,
+  makeAuthInfoBytes,
+  makeSignDoc,
+  Registry,
+} from '@cosmjs/proto-signing';
+import { Comet38Client } from '@cosmjs/tendermint-rpc';
+import { MsgInitiateTokenDeposit } from '@initia/opinit.proto/opinit/ophost/v1/tx.js';
+import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
+import { createPublicClient, createWalletClient, defineChain, type Hex, http, pad, parseAbi } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Devnet, DevnetChain, ExternalEvmChain } from '../src/devnet/devnet.js';
+import type { DevAccount } from '../src/devnet/keys.js';
+import { l2Denom } from '../src/devnet/opinit/hashes.js';
+import type { ChainJson } from '../src/devnet/registry/types.js';
+import { testDevnet } from '../src/devnet/test-support/devnet.js';
+
+/**
+ * The full network with its bridges wired in: OPinit deposits from the L1 into every rollup, signed by
+ * cosmjs and finalized by the network's executors; an OFT transfer from the EVM rollup to the external EVM
+ * chain, signed by viem and delivered by the network's relayer, stalled and released through the control
+ * surface; and the executors, bridges and OFT entries in the manifest and the registry folder.
+ */
+
+const OFT_ABI = parseAbi([
+  'struct SendParam { uint32 dstEid; bytes32 to; uint256 amountLD; uint256 minAmountLD; bytes extraOptions; bytes composeMsg; bytes oftCmd; }',
+  'struct MessagingFee { uint256 nativeFee; uint256 lzTokenFee; }',
+  'function quoteSend(SendParam sendParam, bool payInLzToken) view returns (MessagingFee)',
+  'function send(SendParam sendParam, MessagingFee fee, address refundAddress) payable returns ((bytes32 guid, uint64 nonce, MessagingFee fee) msgReceipt, (uint256 amountSentLD, uint256 amountReceivedLD) oftReceipt)',
+  'function balanceOf(address) view returns (uint256)',
+]);
+const TOKEN = 10n ** 18n;
+const protoRegistry = new Registry([['/opinit.ophost.v1.MsgInitiateTokenDeposit', MsgInitiateTokenDeposit]]);
+
+const dir = mkdtempSync(join(tmpdir(), 'weft-bridges-'));
+let devnet: Devnet;
+let l1: DevnetChain;
+let evmRollup: DevnetChain;
+let eth: ExternalEvmChain;
+type Members = Array<{ chain_id: string; eid: number; oft: Hex }>;
+
+beforeAll(async () => {
+  devnet = await testDevnet({
+    seed: 'bridges',
+    vms: ['evm', 'move', 'wasm'],
+    network: 'full',
+    accounts: 3,
+    txsPerBlock: 0,
+    blockTimeMs: 200,
+    registryDir: join(dir, 'registry'),
+    settings: { opinit: { outputIntervalMs: 1_000, finalizationPeriodMs: 2_000 } },
+  });
+  l1 = devnet.l1!;
+  evmRollup = devnet.rollups.find((c) => c.vm === 'evm')!;
+  eth = devnet.external.evm!;
+  devnet.run();
+  await until('first blocks', async () => devnet.all.every((c) => c.chain.latestHeight() >= 2));
+}, 120_000);
+
+afterAll(async () => {
+  await devnet?.close();
+  rmSync(dir, { recursive: true, force: true });
+}, 60_000);
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false>, ms = 30_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function control(method: string, params: unknown[]) {
+  const response = await fetch(devnet.control.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  return ((await response.json()) as { result: unknown }).result;
+}
+
+/** A wallet's L1 deposit into a bridge: cosmjs direct signing, account read from REST, CometBFT broadcast. */
+async function deposit(from: DevAccount, bridgeId: bigint, to: string, amount: string) {
+  const wallet = await DirectSecp256k1HdWallet.fromMnemonic(from.mnemonic, { prefix: 'init' });
+  const [signer] = await wallet.getAccounts();
+  const info = (await (
+    await fetch(`${l1.urls.rest}/cosmos/auth/v1beta1/account_info/${signer!.address}`)
+  ).json()) as { info: { account_number: string; sequence: string } };
+  const gas = 400_000;
+  const bodyBytes = protoRegistry.encodeTxBody({
+    messages: [
+      {
+        typeUrl: '/opinit.ophost.v1.MsgInitiateTokenDeposit',
+        value: {
+          sender: signer!.address,
+          bridgeId,
+          to,
+          amount: { denom: 'uinit', amount },
+          data: new Uint8Array(),
+        },
+      },
+    ],
+    memo: '',
+  });
+  const authInfoBytes = makeAuthInfoBytes(
+    [{ pubkey: encodePubkey(encodeSecp256k1Pubkey(signer!.pubkey)), sequence: Number(info.info.sequence) }],
+    [{ denom: 'uinit', amount: String(Math.ceil(gas * l1.chain.info.minGasPrice)) }],
+    gas,
+    undefined,
+    undefined,
+  );
+  const signDoc = makeSignDoc(
+    bodyBytes,
+    authInfoBytes,
+    l1.chain.info.chainId,
+    Number(info.info.account_number),
+  );
+  const { signature } = await wallet.signDirect(signer!.address, signDoc);
+  const raw = TxRaw.encode({
+    bodyBytes,
+    authInfoBytes,
+    signatures: [Buffer.from(signature.signature, 'base64')],
+  }).finish();
+  const client = await Comet38Client.connect(l1.urls.rpc);
+  const result = await client.broadcastTxSync({ tx: raw });
+  client.disconnect();
+  expect(result.code, result.log).toBe(0);
+}
+
+const bankBalance = async (chain: DevnetChain, address: string, denom: string) =>
+  BigInt((await chain.chain.balances(address)).find((c) => c.denom === denom)?.amount ?? '0');
+
+const evmChain = (id: number, name: string, url: string) =>
+  defineChain({
+    id,
+    name,
+    nativeCurrency: { name: 'GAS', symbol: 'GAS', decimals: 18 },
+    rpcUrls: { default: { http: [url] } },
+  });
+
+describe('the full network with its bridges', () => {
+  it('finalizes an L1 deposit into every rollup through the executors', async () => {
+    const amount = 123_456n;
+    const targets = devnet.rollups.map((rollup, i) => ({
+      rollup,
+      bridgeId: BigInt(i + 1),
+      to: rollup.accounts[1]!.address,
+    }));
+    const before = await Promise.all(
+      targets.map((t) => bankBalance(t.rollup, t.to, l2Denom(t.bridgeId, 'uinit'))),
+    );
+    for (const [i, t] of targets.entries()) await deposit(l1.accounts[i]!, t.bridgeId, t.to, String(amount));
+    for (const [i, t] of targets.entries()) {
+      const denom = l2Denom(t.bridgeId, 'uinit');
+      expect(denom).toMatch(/^l2\/[0-9a-f]{64}$/);
+      await until(`deposit on ${t.rollup.chain.info.chainId}`, async () =>
+        (await bankBalance(t.rollup, t.to, denom)) === before[i]! + amount ? true : undefined,
+      );
+    }
+  }, 60_000);
+
+  it('delivers an OFT transfer from the EVM rollup to the external EVM chain, and stalls it while paused', async () => {
+    const members = (devnet.manifest().services.omnichain as { members: Members }).members;
+    const ethMember = members.find((m) => m.chain_id === eth.chain.info.chainId)!;
+    const oft = ethMember.oft;
+    const source = createPublicClient({
+      chain: evmChain(evmRollup.chain.info.evmChainId!, 'rollup', evmRollup.urls.jsonRpc!),
+      transport: http(evmRollup.urls.jsonRpc!),
+    });
+    const target = createPublicClient({
+      chain: evmChain(eth.chain.info.evmChainId!, 'ethereum', eth.urls.jsonRpc),
+      transport: http(eth.urls.jsonRpc),
+    });
+    const sender = evmRollup.accounts[0]!;
+    const recipient = eth.accounts[2]!.hexAddress as Hex;
+    const wallet = createWalletClient({
+      chain: evmChain(evmRollup.chain.info.evmChainId!, 'rollup', evmRollup.urls.jsonRpc!),
+      transport: http(evmRollup.urls.jsonRpc!),
+      account: privateKeyToAccount(sender.privateKey as Hex),
+    });
+    const balance = () =>
+      target.readContract({ address: oft, abi: OFT_ABI, functionName: 'balanceOf', args: [recipient] });
+    const send = async (amount: bigint) => {
+      const sendParam = {
+        dstEid: ethMember.eid,
+        to: pad(recipient, { size: 32 }),
+        amountLD: amount,
+        minAmountLD: amount,
+        extraOptions: '0x' as Hex,
+        composeMsg: '0x' as Hex,
+        oftCmd: '0x' as Hex,
+      };
+      const fee = await source.readContract({
+        address: oft,
+        abi: OFT_ABI,
+        functionName: 'quoteSend',
+        args: [sendParam, false],
+      });
+      const hash = await wallet.writeContract({
+        address: oft,
+        abi: OFT_ABI,
+        functionName: 'send',
+        args: [sendParam, fee, sender.hexAddress as Hex],
+        value: fee.nativeFee,
+      });
+      expect((await source.waitForTransactionReceipt({ hash })).status).toBe('success');
+    };
+
+    const start = await balance();
+    await send(2n * TOKEN);
+    await until('OFT delivery', async () => ((await balance()) === start + 2n * TOKEN ? true : undefined));
+
+    expect(await control('weft_pauseRelayer', ['omnichain'])).toMatchObject({ paused: true });
+    await send(TOKEN);
+    const pausedAt = evmRollup.chain.latestHeight();
+    await until('blocks while paused', async () => evmRollup.chain.latestHeight() >= pausedAt + 8);
+    expect(await balance()).toBe(start + 2n * TOKEN);
+    expect(await control('weft_resumeRelayer', ['omnichain'])).toMatchObject({ paused: false });
+    await until('OFT delivery after resume', async () =>
+      (await balance()) === start + 3n * TOKEN ? true : undefined,
+    );
+  }, 60_000);
+
+  it('lists executors, bridges, op denoms and OFT entries in the manifest and the registry', async () => {
+    const manifest = devnet.manifest();
+    const opinit = manifest.services.opinit as {
+      bridges: Array<{ chain_id: string; bridge_id: string; executor_uri: string; l2_denom: string }>;
+    };
+    expect(opinit.bridges.map((b) => [b.chain_id, b.bridge_id])).toEqual([
+      ['weft-evm-1', '1'],
+      ['weft-move-1', '2'],
+      ['weft-wasm-1', '3'],
+    ]);
+    for (const bridge of opinit.bridges) {
+      expect(bridge.executor_uri).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const status = await fetch(`${bridge.executor_uri}/status`);
+      expect(status.ok).toBe(true);
+      const rollup = devnet.rollups.find((c) => c.chain.info.chainId === bridge.chain_id)!;
+      const entry = JSON.parse(
+        readFileSync(join(dir, 'registry', rollup.plan.chainName, 'chain.json'), 'utf8'),
+      ) as ChainJson;
+      expect(entry.metadata).toMatchObject({
+        op_bridge_id: bridge.bridge_id,
+        op_denoms: ['uinit'],
+        executor_uri: bridge.executor_uri,
+      });
+      const assets = JSON.parse(
+        readFileSync(join(dir, 'registry', rollup.plan.chainName, 'assetlist.json'), 'utf8'),
+      ) as { assets: Array<{ base: string }> };
+      expect(assets.assets.map((a) => a.base)).toContain(bridge.l2_denom);
+    }
+    const members = (manifest.services.omnichain as { members: Members }).members;
+    expect(members.map((m) => m.chain_id).sort()).toEqual(['31337', 'weft-evm-1', 'weft-l1-1']);
+    for (const chain of [l1, evmRollup, eth]) {
+      const entry = JSON.parse(
+        readFileSync(join(dir, 'registry', chain.plan.chainName, 'chain.json'), 'utf8'),
+      ) as ChainJson;
+      expect(entry.metadata.omnichain).toMatchObject({ chain_id: chain.chain.info.chainId });
+    }
+    const relayers = (await control('weft_relayers', [])) as Array<{ name: string }>;
+    expect(relayers.map((r) => r.name).sort()).toEqual([
+      'omnichain',
+      'opinit-executor-weft-evm-1',
+      'opinit-executor-weft-move-1',
+      'opinit-executor-weft-wasm-1',
+      'opinit-submitter-weft-evm-1',
+      'opinit-submitter-weft-move-1',
+      'opinit-submitter-weft-wasm-1',
+    ]);
+  });
+});
