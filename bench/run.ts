@@ -7,6 +7,7 @@ const benches: Record<string, () => Promise<{ run: (argv: string[]) => Promise<u
   ingest: () => import('./ingest.js'),
   api: () => import('./api.js'),
   store: () => import('./store.js'),
+  dev: () => import('./dev.js'),
 };
 
 const [name, ...argv] = process.argv.slice(2);
