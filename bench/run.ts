@@ -8,6 +8,7 @@ const benches: Record<string, () => Promise<{ run: (argv: string[]) => Promise<u
   api: () => import('./api.js'),
   store: () => import('./store.js'),
   dev: () => import('./dev.js'),
+  'pglite-memory': () => import('./pglite-memory.js'),
 };
 
 const [name, ...argv] = process.argv.slice(2);
