@@ -9,6 +9,8 @@ const benches: Record<string, () => Promise<{ run: (argv: string[]) => Promise<u
   ingest: () => import('./ingest.js'),
   api: () => import('./api.js'),
   store: () => import('./store.js'),
+  dev: () => import('./dev.js'),
+  'pglite-memory': () => import('./pglite-memory.js'),
 };
 
 const [name, ...argv] = process.argv.slice(2);

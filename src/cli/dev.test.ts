@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb } from '../store/db.js';
 import { NODE_FLAGS } from './node-flags.js';
 
@@ -52,6 +52,13 @@ async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutM
 }
 
 describe('weft dev (CLI)', () => {
+  // A store of the former layout (one database, a schema per chain), which weft dev replaces at start.
+  beforeAll(async () => {
+    const former = await openDb({ dataDir: join(dir, 'store') });
+    await (await former.withSchema('chain_weft_evm_1')).exec('CREATE TABLE progress (name text)');
+    await former.close();
+  });
+
   it('stops at start with one line naming an invalid setting', async () => {
     const result = await promisify(execFile)(process.execPath, cli(['--api-port-base', 'soon'])).then(
       () => ({ code: 0, stderr: '' }),
@@ -63,7 +70,7 @@ describe('weft dev (CLI)', () => {
     );
   });
 
-  it('runs the devnet, an indexer and an API per rollup on one store, and stops cleanly on SIGTERM', async () => {
+  it('runs the devnet, an indexer and an API per rollup on a store each, and stops cleanly on SIGTERM', async () => {
     const halt = 8;
     const dataDir = join(dir, 'store');
     const child = spawn(
@@ -115,7 +122,8 @@ describe('weft dev (CLI)', () => {
             .map((m): Rollup => ({ chainId: m[1]!, vm: m[2]!, rpc: m[3]!, api: m[6]! }));
           return found.length === 2 ? found : undefined;
         },
-        30_000,
+        // Generous: on a busy machine the stores' start (PGlite's initdb, a thread each) takes a while.
+        90_000,
       );
       expect(rollups.map((r) => [r.chainId, r.vm])).toEqual([
         ['weft-evm-1', 'evm'],
@@ -135,7 +143,7 @@ describe('weft dev (CLI)', () => {
               (rollup.vm !== 'evm' || (s.internal_tx_height === halt && s.rich_list_height === halt));
             return done ? s : undefined;
           },
-          30_000,
+          60_000,
         );
         expect(status.chain_id).toBe(rollup.chainId);
 
@@ -159,21 +167,17 @@ describe('weft dev (CLI)', () => {
     expect(exit, stderr).toEqual({ code: 0, signal: null });
     // Nothing failed on the way down (an indexer writing to a closed store, say).
     expect(stderr).not.toMatch(/^(error|fatal)/m);
+    expect(stderr.match(/^warn .*former layout.*$/gm)).toHaveLength(1);
 
-    // One store, a schema per chain, closed cleanly: it opens again and holds both indexes.
-    const db = await openDb({ dataDir });
-    try {
-      const heights = await Promise.all(
-        ['chain_weft_evm_1', 'chain_weft_move_1'].map(async (schema) => {
-          const [row] = await db.query<{ height: string }>(
-            `SELECT height FROM ${schema}.progress WHERE name = 'block'`,
-          );
-          return Number(row?.height);
-        }),
-      );
-      expect(heights).toEqual([halt, halt]);
-    } finally {
-      await db.close();
+    // A store per chain, closed cleanly: each opens again and holds its chain's index.
+    for (const folder of ['chain_weft_evm_1', 'chain_weft_move_1']) {
+      const db = await openDb({ dataDir: join(dataDir, folder) });
+      try {
+        const [row] = await db.query<{ height: string }>(`SELECT height FROM progress WHERE name = 'block'`);
+        expect(Number(row?.height), folder).toBe(halt);
+      } finally {
+        await db.close();
+      }
     }
-  }, 90_000);
+  }, 180_000);
 });

@@ -4,11 +4,11 @@ import { BaseError, errorMessage } from '../common/errors.js';
 import { createLogger, type Logger } from '../common/logger.js';
 import { createShutdown, onProcessSignals, type Shutdown } from '../common/shutdown.js';
 import { devSettings } from '../dev/settings.js';
-import { openChainStore } from '../dev/store.js';
+import { createChainStores, openChainStore, retireSharedStore } from '../dev/store.js';
 import { type DevnetChain, startDevnet } from '../devnet/devnet.js';
 import { chainLine, configFileArgs, devnetOptions, networkLine, prepareDevnet } from '../devnet/settings.js';
 import { loadIndexerConfig } from '../indexer/config.js';
-import { openDb } from '../store/db.js';
+import type { StoreThread } from '../store/store-thread.js';
 import { startApi } from './api.js';
 import { startIndexer } from './indexer.js';
 
@@ -16,8 +16,8 @@ type DevSettings = SettingsOf<typeof devSettings>;
 
 /**
  * `weft dev` (`npm start`): the devnet, and for each of its rollups an indexer following the rollup's
- * nodes and an API serving what it indexed, in one process over one embedded store (a schema per
- * chain: one PGlite instance costs most of a gigabyte). The router joins the stack once it exists.
+ * nodes and an API serving what it indexed, in one process, each chain in an embedded store of its
+ * own run in a worker thread (`src/dev/store.ts`). The router joins the stack once it exists.
  */
 export async function runDev(argv: string[]): Promise<void> {
   if (argv.includes('--help')) {
@@ -63,9 +63,9 @@ export async function runDev(argv: string[]): Promise<void> {
 }
 
 /**
- * Starts the parts in an order whose reverse is the shutdown's: the devnet, the store, the indexers,
+ * Starts the parts in an order whose reverse is the shutdown's: the devnet, the stores, the indexers,
  * the APIs. A signal thus first stops the APIs taking requests, lets the indexers commit their batch,
- * closes the store and then stops the devnet.
+ * closes the stores and then stops the devnet.
  */
 async function startStack(
   settings: DevSettings,
@@ -77,13 +77,27 @@ async function startStack(
   shutdown.add(() => devnet.close());
   await prepareDevnet(devnet, settings, logger);
 
-  const root = await openDb({ dataDir: settings.dataDir });
-  shutdown.add(() => root.close());
-  logger.info({ dataDir: settings.dataDir }, 'embedded store open');
-  const stores = [];
   // The indexer and its API follow the rollups; the L1 and the external chains are served but not indexed.
   const rollups = devnet.rollups;
-  for (const chain of rollups) stores.push(await openChainStore(root, chain, logger));
+  await retireSharedStore(settings.dataDir, logger);
+  await createChainStores(
+    settings.dataDir,
+    rollups.map(({ chain }) => chain.info.chainId),
+  );
+  // Side by side, each in its thread; every store that opens is closed by the shutdown.
+  const opened = await Promise.allSettled(
+    rollups.map(async (chain) => {
+      const store = await openChainStore(settings.dataDir, chain, logger);
+      shutdown.add(() => store.db.close());
+      return store;
+    }),
+  );
+  const stores: StoreThread[] = [];
+  for (const result of opened) {
+    if (result.status === 'rejected') throw result.reason;
+    stores.push(result.value);
+  }
+  logger.info({ dataDir: settings.dataDir }, 'embedded stores open');
 
   const indexerLogger = log('indexer');
   const indexers = [];
@@ -92,7 +106,8 @@ async function startStack(
     const { running } = await startIndexer(config, {
       logger: indexerLogger.child({ chain: config.chainId }),
       shutdown,
-      db: stores[i],
+      db: stores[i]!.db,
+      createWriter: stores[i]!.createWriter,
       progress: 'log',
     });
     // Handled here at once; runDev reads the outcome.
@@ -107,7 +122,7 @@ async function startStack(
     const { url } = await startApi(config, {
       logger: apiLogger.child({ chain: chain.chain.info.chainId }),
       shutdown,
-      db: stores[i],
+      db: stores[i]!.db,
     });
     process.stdout.write(chainLine(chain, ` api=${url}`));
   }
@@ -120,8 +135,15 @@ async function startStack(
 }
 
 /**
- * What `weft indexer` would be given to follow `chain`: its nodes, and on EVM the internal txs and
- * the rich list. Everything else keeps the indexer's defaults, read by the indexer's own loader.
+ * Heights per write transaction (the indexer's default is 100). A write holds its chain's store,
+ * one PGlite session, so the chain's API waits for it: while backfilling, a fifth of the batch
+ * bounds that wait (`npm run bench -- dev`), and indexing is no slower.
+ */
+const DEV_BATCH_SIZE = 20;
+
+/**
+ * What `weft indexer` would be given to follow `chain`: its nodes, on EVM the internal txs and the
+ * rich list, and `DEV_BATCH_SIZE`. Everything else keeps the indexer's defaults, read by its loader.
  */
 function indexerEnv(chain: DevnetChain, settings: DevSettings): Record<string, string> {
   const { info } = chain.chain;
@@ -135,6 +157,7 @@ function indexerEnv(chain: DevnetChain, settings: DevSettings): Record<string, s
     JSON_RPC_URL: chain.urls.jsonRpc ?? '',
     INTERNAL_TX: String(evm),
     RICH_LIST: String(evm),
+    BATCH_SIZE: String(DEV_BATCH_SIZE),
     LOG_LEVEL: settings.logLevel,
     LOG_FORMAT: settings.logFormat,
   };

@@ -3,7 +3,7 @@ import { createLogger, type Logger } from '../common/logger.js';
 import { createMetricsRegistry, serveMetrics } from '../common/metrics.js';
 import { createShutdown, onProcessSignals, type Shutdown } from '../common/shutdown.js';
 import { type IndexerConfig, indexerSettings, loadIndexerConfig } from '../indexer/config.js';
-import { createIndexer, type Indexer } from '../indexer/indexer.js';
+import { createIndexer, type Indexer, type IndexerDeps } from '../indexer/indexer.js';
 import type { ProgressMode } from '../indexer/progress.js';
 import type { Db } from '../store/db.js';
 
@@ -32,6 +32,8 @@ export interface StartIndexerDeps {
   shutdown: Shutdown;
   /** An open store to write (left open); absent: opened from the config and closed at the end. */
   db?: Db;
+  /** How `db` is written (default `createBlockWriter`). */
+  createWriter?: IndexerDeps['createWriter'];
   progress: ProgressMode;
 }
 
@@ -43,7 +45,7 @@ export interface StartedIndexer {
 
 /**
  * Builds the indexer of `config` and runs it until `shutdown`: what `weft indexer` does, and what
- * `weft dev` does once per rollup over its shared store. Serves metrics when the config says so.
+ * `weft dev` does once per rollup over the rollup's store. Serves metrics when the config says so.
  */
 export async function startIndexer(config: IndexerConfig, deps: StartIndexerDeps): Promise<StartedIndexer> {
   const { logger, shutdown } = deps;
@@ -53,7 +55,13 @@ export async function startIndexer(config: IndexerConfig, deps: StartIndexerDeps
     shutdown.add(() => server.close());
     logger.info({ url: server.url }, 'serving metrics');
   }
-  const indexer = createIndexer(config, { logger, registry, progress: deps.progress, db: deps.db });
+  const indexer = createIndexer(config, {
+    logger,
+    registry,
+    progress: deps.progress,
+    db: deps.db,
+    createWriter: deps.createWriter,
+  });
   const running = indexer.run(shutdown.signal);
   // A signal stops the loop; shutdown goes on once the batch being written is committed.
   shutdown.add(() => running.catch(() => undefined));

@@ -21,8 +21,7 @@ export const devSettings = {
   dataDir: {
     flag: 'data-dir',
     env: 'DATA_DIR',
-    description:
-      'folder of the embedded store (PGlite) that holds every chain, a schema each (memory://: in memory)',
+    description: 'folder of the embedded stores (PGlite), a sub-folder per chain (memory://: in memory)',
     parse: parse.string,
     default: '.weft/dev/store',
   },

@@ -4,7 +4,7 @@ import type { Logger } from '../common/logger.js';
 import { createMetricsRegistry, type Registry } from '../common/metrics.js';
 import { type Db, openDb } from '../store/db.js';
 import { migrate } from '../store/migrate.js';
-import { createBlockWriter } from '../store/writer.js';
+import { type BlockWriter, type BlockWriterOptions, createBlockWriter } from '../store/writer.js';
 import { createConcurrency } from './concurrency.js';
 import type { IndexerConfig } from './config.js';
 import { createDropReporter } from './decode-drops.js';
@@ -28,6 +28,8 @@ export interface IndexerDeps {
   db?: Db;
   /** The pause of a failed extension before it starts again; absent: 1 s doubling up to 60 s. */
   extensionBackoff?: BackoffOptions;
+  /** How the store is written (default `createBlockWriter`); `weft dev` writes in the store's thread. */
+  createWriter?: (db: Db, options: BlockWriterOptions) => BlockWriter;
 }
 
 export interface IndexerStatus extends PipelineStatus {
@@ -73,7 +75,7 @@ export function createIndexer(config: IndexerConfig, deps: IndexerDeps): Indexer
     const status = await checkNode(clients.comet, config, logger, signal);
     const db =
       deps.db ?? (await openDb({ dsn: config.dbDsn, dataDir: config.dataDir, schema: config.dbSchema }));
-    const store = createBlockWriter(db, {
+    const store = (deps.createWriter ?? createBlockWriter)(db, {
       chainId: config.chainId,
       vm: config.vm,
       bech32Prefix: config.bech32Prefix,

@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { QueryTooExpensiveError, UpstreamError } from '../common/errors.js';
 import { openDb } from './db.js';
 import { schemaForChain } from './schema-name.js';
-import { testBackends, useTestDb } from './test-support/backends.js';
+import { type TestBackend, testBackends, useTestDb } from './test-support/backends.js';
 
 const backends = await testBackends();
 
-describe.each(backends)('Db on %s', (backend) => {
+describe.each<TestBackend>([...backends, 'pglite-thread'])('Db on %s', (backend) => {
   const testDb = useTestDb(backend);
 
   it('returns the same JS values on every back end', async () => {
@@ -76,6 +76,15 @@ describe.each(backends)('Db on %s', (backend) => {
     ).rejects.toThrow('abandon');
     await expect(db.transaction((tx) => tx.query('INSERT INTO t VALUES (oops)'))).rejects.toThrow();
     expect(await db.query('SELECT n FROM t ORDER BY n')).toEqual([{ n: 1 }, { n: 2 }]);
+  });
+
+  it('reports a failed statement with PostgreSQL’s error code', async () => {
+    const db = await testDb.fresh({ migrate: false });
+    // The API tells an unmigrated store (42P01, undefined table) from other failures by it.
+    await expect(db.query('SELECT * FROM missing')).rejects.toMatchObject({ code: '42P01' });
+    await expect(db.transaction((tx) => tx.query('SELECT * FROM missing'))).rejects.toMatchObject({
+      code: '42P01',
+    });
   });
 
   it('keeps logical stores apart in schemas of one database, even when interleaved', async () => {

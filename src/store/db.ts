@@ -37,7 +37,7 @@ export interface Db {
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
   /**
    * Another logical store over the same database and connections, in its own schema (created if
-   * missing). `weft dev` keeps every chain in one PGlite instance this way. Closing the returned Db
+   * missing), e.g. several chains in one PostgreSQL database (`schemaForChain`). Closing the returned Db
    * releases only what it opened; closing the Db it came from closes the instance.
    */
   withSchema(name: string): Promise<Db>;

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { type Backend, type Db, openDb } from '../db.js';
 import { migrate } from '../migrate.js';
+import { openStoreThread } from '../store-thread.js';
 
 /** The PostgreSQL server the tests use (trust auth); each test file makes and drops its own database. */
 export const TEST_PG_URL = process.env.WEFT_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -27,6 +28,9 @@ export async function testBackends(): Promise<Backend[]> {
   );
   return ['pglite'];
 }
+
+/** A back end as the tests name it: `pglite-thread` is PGlite in a thread of its own (`openStoreThread`). */
+export type TestBackend = Backend | 'pglite-thread';
 
 function adminQuery(sql: string): Promise<unknown> {
   const client = new pg.Client({ connectionString: TEST_PG_URL });
@@ -54,12 +58,14 @@ interface SharedDatabase {
 
 // One database per back end per test file (a PGlite instance takes seconds to start); every
 // describe block that asks for it shares it, and each test takes its own schema.
-const shared = new Map<Backend, Promise<SharedDatabase>>();
+const shared = new Map<TestBackend, Promise<SharedDatabase>>();
 let schemas = 0;
 
-async function openShared(backend: Backend): Promise<SharedDatabase> {
-  if (backend === 'pglite') {
-    return { root: await openDb({ dataDir: 'memory://' }), dsn: undefined, database: undefined, users: 0 };
+async function openShared(backend: TestBackend): Promise<SharedDatabase> {
+  if (backend !== 'postgres') {
+    const root =
+      backend === 'pglite' ? await openDb({ dataDir: 'memory://' }) : (await openStoreThread('memory://')).db;
+    return { root, dsn: undefined, database: undefined, users: 0 };
   }
   const database = `weft_test_${randomBytes(6).toString('hex')}`;
   await adminQuery(`CREATE DATABASE ${database}`);
@@ -70,7 +76,7 @@ async function openShared(backend: Backend): Promise<SharedDatabase> {
 }
 
 /** Registers hooks that open (or share) a throw-away database on `backend` for the calling describe block. */
-export function useTestDb(backend: Backend): TestDb {
+export function useTestDb(backend: TestBackend): TestDb {
   let db: SharedDatabase | undefined;
   const opened: Db[] = [];
   beforeAll(async () => {

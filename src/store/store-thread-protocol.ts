@@ -1,0 +1,59 @@
+import { BaseError } from '../common/errors.js';
+import type { BlockWriterOptions } from './writer.js';
+
+/** The writer's methods, by the name the thread calls them by. */
+export type WriterMethod =
+  | 'writeBlocks'
+  | 'writeInternalTxs'
+  | 'richList.initialize'
+  | 'richList.apply'
+  | 'richList.set'
+  | 'progress'
+  | 'accountsAll'
+  | 'lastBlock';
+
+/** A request to a store thread; the thread answers each with a `Response` of the same id. */
+export type Request =
+  | { op: 'open' | 'close' }
+  | { op: 'query'; schema: string; sql: string; params?: readonly unknown[]; tx?: number }
+  | { op: 'exec'; schema: string; sql: string; tx?: number }
+  | { op: 'begin' | 'schema'; schema: string }
+  | { op: 'end'; tx: number; commit: boolean }
+  | { op: 'writer'; schema: string; options: BlockWriterOptions }
+  | { op: 'write'; writer: number; method: WriterMethod; args: unknown[] };
+
+export type Response =
+  | { id: number; ok: true; value: unknown }
+  | { id: number; ok: false; error: ThreadError };
+
+/** An error as data (a structured clone would keep only its message): its class, code and fields. */
+export interface ThreadError {
+  name: string;
+  message: string;
+  stack: string | undefined;
+  /** Set for weft's errors, rebuilt as a `BaseError` (retries and HTTP statuses depend on it). */
+  base?: { code: string; status: number; retryable: boolean };
+  /** Its own plain fields, e.g. PostgreSQL's `code`, `detail`, `table`. */
+  fields: Record<string, string | number | boolean>;
+}
+
+export function toThreadError(err: unknown): ThreadError {
+  if (!(err instanceof Error)) return { name: 'Error', message: String(err), stack: undefined, fields: {} };
+  const fields: ThreadError['fields'] = {};
+  for (const [key, value] of Object.entries(err)) {
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+      fields[key] = value;
+  }
+  const base =
+    err instanceof BaseError ? { code: err.code, status: err.status, retryable: err.retryable } : undefined;
+  return { name: err.name, message: err.message, stack: err.stack, base, fields };
+}
+
+export function fromThreadError(data: ThreadError): Error {
+  const err = data.base ? new BaseError(data.base.code, data.message, data.base) : new Error(data.message);
+  Object.assign(err, data.fields);
+  err.name = data.name;
+  // Where it failed, in the store's thread.
+  err.stack = data.stack ?? err.stack;
+  return err;
+}
