@@ -35,8 +35,9 @@ export async function checkNode(
   const status = await withRetry((s) => comet.status(s), {
     signal,
     backoffMs: (attempt) => Math.min(5000, 250 * 2 ** attempt),
-    onRetry: (err) => {
-      if (told) return;
+    // One failed answer is a scattered fault, retried quietly; the third in a row is a node that is down.
+    onRetry: (err, attempt) => {
+      if (told || attempt < 3) return;
       told = true;
       logger.warn(
         { rpc: comet.endpoints.urls, reason: errorMessage(err) },

@@ -8,7 +8,7 @@ import type { NodeClients } from '../fetch.js';
 import type { IndexerMetrics } from '../metrics.js';
 import { supportsInternalTxs } from '../node-check.js';
 import type { PreparedBlock } from '../prepare.js';
-import type { BackoffOptions } from '../retry.js';
+import { type BackoffOptions, exponentialBackoff, withRetry } from '../retry.js';
 import { createIndexedHeights } from './indexed-heights.js';
 import { createInternalTxExtension } from './internal-txs.js';
 import { createRichListExtension } from './rich-list.js';
@@ -99,7 +99,11 @@ export async function createExtensions(options: ExtensionsOptions): Promise<Exte
   };
 
   if (jsonRpc && config.internalTx) {
-    const { appVersion } = await clients.rest.nodeInfo(signal);
+    // A node that fails now and then must not stop the start: the version is asked until it answers.
+    const { appVersion } = await withRetry((s) => clients.rest.nodeInfo(s), {
+      signal,
+      backoffMs: exponentialBackoff({ baseMs: 250, maxMs: 5000 }),
+    });
     if (supportsInternalTxs(appVersion)) {
       // Frames of the heights the extension has not written yet; past the cap it fetches them itself.
       const indexed = createIndexedHeights(stored.height, (b) => b.internalTxs, 2000);
