@@ -45,6 +45,7 @@ import type { Devnet, DevnetChain } from '../src/devnet/devnet.js';
 import { type DevAccount, deriveAccount } from '../src/devnet/keys.js';
 import { l2Denom } from '../src/devnet/opinit/hashes.js';
 import { testDevnet } from '../src/devnet/test-support/devnet.js';
+import { until } from '../src/devnet/test-support/until.js';
 
 /**
  * Broadcast from outside: txs signed by wallet libraries as Initia wallets sign them, on the L1 and a
@@ -91,16 +92,6 @@ afterAll(async () => {
   await devnet?.close();
   rmSync(dir, { recursive: true, force: true });
 }, 60_000);
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const balance = async (chain: DevnetChain, address: string, denom: string) =>
   BigInt((await chain.chain.balances(address)).find((c) => c.denom === denom)?.amount ?? '0');
