@@ -154,12 +154,11 @@ export async function runAnte(
       }
     }
     if (failure !== undefined) {
-      // The SDK names the sequence only when every signer signed amino JSON (whose doc holds it).
-      const onlyAmino = signerInfos.every((s) => s.modeInfo.single?.mode === SIGN_MODE_LEGACY_AMINO_JSON);
+      // The SDK names the sequence only for an amino JSON signature (whose sign doc holds it).
       throw new TxError(
         'sdk',
         4,
-        onlyAmino
+        mode === SIGN_MODE_LEGACY_AMINO_JSON
           ? `signature verification failed; please verify account number (${account.number}), sequence (${account.sequence}) and chain-id (${chain.chainId}): unauthorized`
           : `signature verification failed; please verify account number (${account.number}) and chain-id (${chain.chainId}): (${failure}): unauthorized`,
       );
