@@ -379,3 +379,43 @@ describe('ICS-20 in the full network', () => {
     expect(await supplyOf()).toEqual(start);
   }, 60_000);
 });
+
+describe('seeded IBC traffic in the full network', () => {
+  it('sends transfers both ways on every link, some failing, each relayed, refunded or timed out', async () => {
+    const network = await testDevnet({
+      seed: 'network-ibc-traffic',
+      vms: ['move'],
+      network: 'full',
+      accounts: 4,
+      txsPerBlock: 10,
+    });
+    try {
+      await network.fastForward(40);
+      const [rollup, hub, cosmosHub] = [network.rollups[0]!, network.l1!, network.external.cosmos!];
+      const count = (chain: DevnetChain | ExternalCosmosChain, query: string) => txSearch(chain, query);
+      for (const chain of [rollup, hub, cosmosHub]) {
+        expect(
+          await count(chain, 'send_packet.packet_sequence EXISTS'),
+          chain.chain.info.chainId,
+        ).toBeGreaterThan(0);
+        expect(
+          await count(chain, 'recv_packet.packet_sequence EXISTS'),
+          chain.chain.info.chainId,
+        ).toBeGreaterThan(0);
+        expect(
+          await count(chain, 'acknowledge_packet.packet_sequence EXISTS'),
+          chain.chain.info.chainId,
+        ).toBeGreaterThan(0);
+      }
+      // The L1 sends on both of its channels, and failures come back as error acks and timeouts.
+      expect(await count(hub, "send_packet.packet_src_channel='channel-0'")).toBeGreaterThan(0);
+      expect(await count(hub, "send_packet.packet_src_channel='channel-1'")).toBeGreaterThan(0);
+      const failures = async (query: string) =>
+        (await Promise.all([rollup, hub, cosmosHub].map((c) => count(c, query)))).reduce((a, b) => a + b, 0);
+      expect(await failures('fungible_token_packet.error EXISTS')).toBeGreaterThan(0);
+      expect(await failures('timeout_packet.packet_sequence EXISTS')).toBeGreaterThan(0);
+    } finally {
+      await network.close();
+    }
+  }, 120_000);
+});
