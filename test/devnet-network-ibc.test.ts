@@ -9,9 +9,11 @@ import { intermediateReceiver } from '../src/devnet/ibc/forward/middleware.js';
 import { localDenom } from '../src/devnet/ibc/transfer/denom.js';
 import { MSG_TRANSFER } from '../src/devnet/ibc/transfer/module.js';
 import type { ChainJson } from '../src/devnet/registry/types.js';
+import { callControl } from '../src/devnet/test-support/control.js';
 import { testDevnet } from '../src/devnet/test-support/devnet.js';
 import { signTx } from '../src/devnet/tx/sign.js';
 import { balanceOf, circulating, type IbcTestChain, latestTimeNs, sendTransfer } from './ibc-support.js';
+import { waitFor } from './indexer-support.js';
 
 /**
  * ICS-20 in the full network: the L1 has a transfer channel to each rollup (channel-0 evm, channel-1
@@ -19,7 +21,7 @@ import { balanceOf, circulating, type IbcTestChain, latestTimeNs, sendTransfer }
  * L1. Users sign `MsgTransfer` with cosmjs (direct signing) and broadcast through CometBFT RPC; the
  * network's `ibc` relayer carries the packets, and is paused through the control surface. After each case
  * the balances are as expected, every escrow backs the vouchers minted against it, and what circulates of
- * every asset across the chains is what it was.
+ * every asset across the chains is what it was. A second network runs the seeded IBC traffic.
  */
 
 const ERC20_ABI = parseAbi(['function balanceOf(address) view returns (uint256)']);
@@ -38,50 +40,7 @@ let start: Record<string, string>;
 const ibc = (chain: DevnetChain | ExternalCosmosChain) => chain as unknown as IbcTestChain;
 const supplyOf = () => circulating([...devnet.chains, cosmos].map(ibc));
 
-beforeAll(async () => {
-  devnet = await testDevnet({
-    seed: 'network-ibc',
-    vms: ['evm', 'move', 'wasm'],
-    network: 'full',
-    accounts: 3,
-    txsPerBlock: 0,
-    blockTimeMs: 200,
-    registryDir: join(dir, 'registry'),
-  });
-  l1 = devnet.l1!;
-  const rollup = (vm: string) => devnet.rollups.find((c) => c.vm === vm)!;
-  evm = rollup('evm');
-  move = rollup('move');
-  wasm = rollup('wasm');
-  cosmos = devnet.external.cosmos!;
-  devnet.run();
-  await until('first blocks', async () => devnet.all.every((c) => c.chain.latestHeight() >= 2));
-  start = await supplyOf();
-}, 120_000);
-
-afterAll(async () => {
-  await devnet?.close();
-  rmSync(dir, { recursive: true, force: true });
-}, 60_000);
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function control(method: string, params: unknown[]) {
-  const response = await fetch(devnet.manifest().control, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  return ((await response.json()) as { result: unknown }).result;
-}
+const control = (method: string, params: unknown[]) => callControl(devnet.manifest().control, method, params);
 
 async function txSearch(chain: DevnetChain | ExternalCosmosChain, query: string) {
   const url = `${chain.urls.rpc}/tx_search?query=${encodeURIComponent(`"${query}"`)}`;
@@ -133,6 +92,32 @@ async function settled(chain: DevnetChain | ExternalCosmosChain, channel: string
 const UINIT_ON_ROLLUP = localDenom('transfer/channel-0/uinit');
 
 describe('ICS-20 in the full network', () => {
+  beforeAll(async () => {
+    devnet = await testDevnet({
+      seed: 'network-ibc',
+      vms: ['evm', 'move', 'wasm'],
+      network: 'full',
+      accounts: 3,
+      txsPerBlock: 0,
+      blockTimeMs: 200,
+      registryDir: join(dir, 'registry'),
+    });
+    l1 = devnet.l1!;
+    const rollup = (vm: string) => devnet.rollups.find((c) => c.vm === vm)!;
+    evm = rollup('evm');
+    move = rollup('move');
+    wasm = rollup('wasm');
+    cosmos = devnet.external.cosmos!;
+    devnet.run();
+    await waitFor('first blocks', async () => devnet.all.every((c) => c.chain.latestHeight() >= 2));
+    start = await supplyOf();
+  }, 120_000);
+
+  afterAll(async () => {
+    await devnet?.close();
+    rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+
   it('opens deterministic channels and writes them to the manifest and the registry', async () => {
     const links = (
       devnet.manifest().services.ibc as {
@@ -200,11 +185,11 @@ describe('ICS-20 in the full network', () => {
       receiver,
       timeoutTimestamp: inFuture(move),
     });
-    await until(
+    await waitFor(
       'voucher on the rollup',
       async () => (await balance(move, receiver, UINIT_ON_ROLLUP)) === 1000n,
     );
-    await until('ack on the L1', () => settled(l1, 'channel-1'));
+    await waitFor('ack on the L1', () => settled(l1, 'channel-1'));
     expect(await balance(l1, user.address, 'uinit')).toBe(before - 1000n - fee(l1));
     expect(await escrowed(l1, 'channel-1', 'uinit')).toBe(1000n);
     expect(await supply(move, UINIT_ON_ROLLUP)).toBe(1000n);
@@ -224,8 +209,8 @@ describe('ICS-20 in the full network', () => {
       receiver: home,
       timeoutHeight: { revisionNumber: 1n, revisionHeight: BigInt(l1.chain.latestHeight() + 100) },
     });
-    await until('escrow released', async () => (await balance(l1, home, 'uinit')) === homeBefore + 400n);
-    await until('ack on the rollup', () => settled(move, 'channel-0'));
+    await waitFor('escrow released', async () => (await balance(l1, home, 'uinit')) === homeBefore + 400n);
+    await waitFor('ack on the rollup', () => settled(move, 'channel-0'));
     expect(await balance(move, receiver, UINIT_ON_ROLLUP)).toBe(600n);
     expect(await escrowed(l1, 'channel-1', 'uinit')).toBe(600n);
     expect(await supply(move, UINIT_ON_ROLLUP)).toBe(600n);
@@ -243,7 +228,7 @@ describe('ICS-20 in the full network', () => {
       receiver: holder.address,
       timeoutTimestamp: inFuture(evm),
     });
-    await until(
+    await waitFor(
       'voucher on the EVM rollup',
       async () => (await balance(evm, holder.address, UINIT_ON_ROLLUP)) === 500n,
     );
@@ -285,8 +270,8 @@ describe('ICS-20 in the full network', () => {
       sequence: account.sequence,
     });
     expect((await evm.chain.broadcastTx(raw)).code).toBe(0);
-    await until('escrow released', async () => (await balance(l1, receiver, 'uinit')) === before + 200n);
-    await until('ack on the EVM rollup', () => settled(evm, 'channel-0'));
+    await waitFor('escrow released', async () => (await balance(l1, receiver, 'uinit')) === before + 200n);
+    await waitFor('ack on the EVM rollup', () => settled(evm, 'channel-0'));
     expect(await erc20()).toBe(300n);
     expect(await escrowed(l1, 'channel-0', 'uinit')).toBe(300n);
     expect(await supply(evm, UINIT_ON_ROLLUP)).toBe(300n);
@@ -308,12 +293,12 @@ describe('ICS-20 in the full network', () => {
         forward: { receiver, port: 'transfer', channel: 'channel-3', timeout: '10m', retries: 0 },
       }),
     });
-    await until(
+    await waitFor(
       'two-hop voucher on the Cosmos chain',
       async () => (await balance(cosmos, receiver, onCosmos)) === 700n,
     );
-    await until('ack back on the rollup', () => settled(move, 'channel-0'));
-    await until('ack back on the L1', () => settled(l1, 'channel-3'));
+    await waitFor('ack back on the rollup', () => settled(move, 'channel-0'));
+    await waitFor('ack back on the L1', () => settled(l1, 'channel-3'));
     expect(await balance(move, user.address, 'umin')).toBe(before - 700n - fee(move));
     expect(await escrowed(move, 'channel-0', 'umin')).toBe(700n);
     // The L1 minted its voucher to the forward's intermediate account and escrowed it on toward the Cosmos chain.
@@ -340,11 +325,11 @@ describe('ICS-20 in the full network', () => {
       receiver: 'not-a-bech32-address',
       timeoutTimestamp: inFuture(cosmos),
     });
-    await until(
+    await waitFor(
       'error ack on the L1',
       async () => (await txSearch(l1, 'fungible_token_packet.error EXISTS')) === 1,
     );
-    await until('refund', () => settled(l1, 'channel-3'));
+    await waitFor('refund', () => settled(l1, 'channel-3'));
     expect(await balance(l1, user.address, 'uinit')).toBe(before - fee(l1));
     expect(await escrowed(l1, 'channel-3', 'uinit')).toBe(escrowBefore);
     expect(await txSearch(cosmos, "write_acknowledgement.packet_dst_channel='channel-0'")).toBe(2);
@@ -364,13 +349,13 @@ describe('ICS-20 in the full network', () => {
       receiver,
       timeoutTimestamp: timeout,
     });
-    await until('the timeout passes on the rollup', async () => latestTimeNs(wasm.chain) > timeout);
-    await until('a few more blocks', async () => latestTimeNs(wasm.chain) > timeout + 1_000_000_000n);
+    await waitFor('the timeout passes on the rollup', async () => latestTimeNs(wasm.chain) > timeout);
+    await waitFor('a few more blocks', async () => latestTimeNs(wasm.chain) > timeout + 1_000_000_000n);
     expect(await balance(l1, user.address, 'uinit')).toBe(before - 300n - fee(l1));
     expect(await escrowed(l1, 'channel-2', 'uinit')).toBe(300n);
     expect(await balance(wasm, receiver, UINIT_ON_ROLLUP)).toBe(0n);
     expect(await control('weft_resumeRelayer', ['ibc'])).toMatchObject({ paused: false });
-    await until('refund', async () => (await balance(l1, user.address, 'uinit')) === before - fee(l1));
+    await waitFor('refund', async () => (await balance(l1, user.address, 'uinit')) === before - fee(l1));
     expect(await settled(l1, 'channel-2')).toBe(true);
     expect(await escrowed(l1, 'channel-2', 'uinit')).toBe(0n);
     expect(await balance(wasm, receiver, UINIT_ON_ROLLUP)).toBe(0n);
