@@ -12,6 +12,7 @@ import type { ChainJson } from '../src/devnet/registry/types.js';
 import { callControl } from '../src/devnet/test-support/control.js';
 import { testDevnet } from '../src/devnet/test-support/devnet.js';
 import { signTx } from '../src/devnet/tx/sign.js';
+import { captureRecords } from '../src/indexer/test-support/logger.js';
 import { balanceOf, circulating, type IbcTestChain, latestTimeNs, sendTransfer } from './ibc-support.js';
 import { waitFor } from './indexer-support.js';
 
@@ -367,7 +368,9 @@ describe('ICS-20 in the full network', () => {
 
 describe('seeded IBC traffic in the full network', () => {
   it('sends transfers both ways on every link, some failing, each relayed, refunded or timed out', async () => {
+    const { logger, records } = captureRecords('info');
     const network = await testDevnet({
+      logger,
       seed: 'network-ibc-traffic',
       vms: ['move'],
       network: 'full',
@@ -399,6 +402,8 @@ describe('seeded IBC traffic in the full network', () => {
         (await Promise.all([rollup, hub, cosmosHub].map((c) => count(c, query)))).reduce((a, b) => a + b, 0);
       expect(await failures('fungible_token_packet.error EXISTS')).toBeGreaterThan(0);
       expect(await failures('timeout_packet.packet_sequence EXISTS')).toBeGreaterThan(0);
+      // The relayer and the traffic sign with different accounts: neither refuses the other's sequence.
+      expect(records.filter((r) => /rejected|refused/.test(String(r.msg)))).toEqual([]);
     } finally {
       await network.close();
     }

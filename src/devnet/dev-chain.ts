@@ -101,7 +101,7 @@ export async function createDevChain(
   const store = createStateStore();
   const auth = createAuth({ prefix, moduleAddress: moduleAddressBytes });
   const storeBank = createStoreBank();
-  const relayer = relayerAccount(options.seed, spec.keyType, prefix);
+  const relayer = key(10_001, 'relayer');
   let built: Chain | undefined;
   const parts = await partsOf({
     chain: () => {
@@ -169,10 +169,6 @@ export async function createDevChain(
   }
   return { role: info.role, chain: built, accounts, traffic };
 }
-
-/** The account that signs IBC packets into a chain, funded at genesis (the network's relayer signs with it). */
-export const relayerAccount = (seed: string, keyType: KeyType, prefix: string) =>
-  deriveAccount({ seed, index: 10_001, keyType, prefix, name: 'relayer' });
 
 /** An Ethereum chain takes signed Ethereum txs only: a Cosmos tx is refused at CheckTx. */
 function ethTxsOnly(chain: Chain): Chain {

@@ -1,7 +1,6 @@
-import { relayerAccount } from '../dev-chain.js';
 import type { NetworkChain } from '../devnet.js';
 import type { PlannedLink } from '../ibc/network.js';
-import { networkChannels } from '../ibc/network-module.js';
+import { ibcRelayerAccount, networkChannels } from '../ibc/network-module.js';
 import { localDenom, TRANSFER_PORT, TRANSFER_VERSION } from '../ibc/transfer/denom.js';
 import type { NetworkService } from '../network/services.js';
 import { feeAsset } from '../registry/entries.js';
@@ -24,7 +23,7 @@ export const ibcService: NetworkService = {
     const relayer = createIbcRelayer({
       chains: linked.map((c) => ({
         chain: c.chain,
-        signer: relayerAccount(ctx.seed, c.accounts[0]!.keyType, c.chain.info.bech32Prefix),
+        signer: ibcRelayerAccount(ctx.seed, c.accounts[0]!.keyType, c.chain.info.bech32Prefix),
       })),
       logger: ctx.logger,
     });
