@@ -5,6 +5,7 @@ import { type CallFrameJson, createCallTracer } from './call-tracer.js';
 import { gethVmError } from './errors.js';
 import type { EvmStateBackend } from './overlay.js';
 import { createStoreStateManager, type NativeBalances } from './state-manager.js';
+import { createValueTransferLogs } from './value-logs.js';
 
 /** One log as the EVM emitted it. */
 export interface EvmLog {
@@ -37,6 +38,12 @@ export interface EvmExecution {
   createNonce?: bigint;
   /** Record the callTracer frame of this execution. */
   trace?: boolean;
+  /**
+   * The ERC20 that holds native balances (minievm's fee token). When set, every value move (the
+   * execution's own and any inner CALL or CREATE with value) logs that token's Transfer before the
+   * callee's logs, as minievm's transfer through the token does; a frame that reverts drops its log.
+   */
+  valueToken?: Uint8Array;
 }
 
 export type EvmFailure =
@@ -124,6 +131,7 @@ export async function createEvmExecutor(options: ExecutorOptions): Promise<EvmEx
   });
   const evm: EVM = await createEVM({ common, stateManager, blockchain });
   const tracer = createCallTracer(evm.events as never);
+  const valueLogs = createValueTransferLogs(evm.events as never);
   const precompiles = [...evm.precompiles.keys()];
 
   let queue: Promise<unknown> = Promise.resolve();
@@ -173,6 +181,7 @@ export async function createEvmExecutor(options: ExecutorOptions): Promise<EvmEx
         await stateManager.putAccount(caller, account);
       }
       if (x.trace) tracer.start();
+      valueLogs.start(x.valueToken);
       const gasAvailable = x.gasLimit - intrinsic;
       const result = await evm.runCall({
         block: {
@@ -200,6 +209,7 @@ export async function createEvmExecutor(options: ExecutorOptions): Promise<EvmEx
         skipNonceIncrement: !isCreate,
       });
       const frame = x.trace ? tracer.stop() : undefined;
+      valueLogs.stop();
       const exec = result.execResult;
       const failure = exec.exceptionError?.error;
       if (!failure) {

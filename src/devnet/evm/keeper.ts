@@ -6,6 +6,7 @@ import type { CallFrameJson } from './call-tracer.js';
 import type { EvmExecution, EvmExecutor, EvmOutcome } from './executor.js';
 import type { EvmStateBackend } from './overlay.js';
 import { evmKeys } from './state-keys.js';
+import { TRANSFER_TOPIC } from './value-logs.js';
 
 /** Where an execution runs: which state, which block, and which tx (when it belongs to one). */
 export interface ExecContext {
@@ -41,7 +42,6 @@ export interface EvmKeeper {
   takeTrace(txHash: string): { calls: CallFrameJson[]; revert?: Uint8Array };
 }
 
-const TRANSFER_TOPIC = 'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 const hexOf = (bytes: Uint8Array) =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 
@@ -71,27 +71,13 @@ export function createEvmKeeper(options: {
     }
   };
 
-  /**
-   * minievm moves a call's value with the fee token's `transfer`, which logs a Transfer before the
-   * callee runs. Here the balance moves in the token's storage directly, so the log is added to match.
-   */
-  const addValueTransferLog = (ctx: ExecContext, execution: KeeperExecution, outcome: EvmOutcome) => {
-    const feeContract = ctx.store.get(evmKeys.contractOfDenom(options.feeDenom));
-    const recipient = execution.to ?? outcome.createdAddress;
-    if (!feeContract || !recipient) return;
-    const word = (bytes: Uint8Array) => Buffer.concat([Buffer.alloc(32 - bytes.length), bytes]);
-    outcome.logs.unshift({
-      address: Buffer.from(feeContract, 'hex'),
-      topics: [Buffer.from(TRANSFER_TOPIC, 'hex'), word(execution.caller), word(recipient)],
-      data: Buffer.from(execution.value!.toString(16).padStart(64, '0'), 'hex'),
-    });
-  };
-
   return {
     async run(ctx, execution) {
       const trace = ctx.mode === 'deliver' && ctx.txHash !== undefined;
+      const valueToken = ctx.store.get(evmKeys.contractOfDenom(options.feeDenom));
       const outcome = await executor.run({
         ...execution,
+        ...(valueToken ? { valueToken: Buffer.from(valueToken, 'hex') } : {}),
         backend: ctx.store,
         block: { height: ctx.height, timeMs: ctx.timeMs },
         trace,
@@ -101,7 +87,6 @@ export function createEvmKeeper(options: {
         list.push(outcome.frame);
         frames.set(ctx.txHash!, list);
       }
-      if (!outcome.error && (execution.value ?? 0n) > 0n) addValueTransferLog(ctx, execution, outcome);
       if (!outcome.error && ctx.chainStore) createAccounts(ctx.chainStore, outcome);
       return outcome;
     },

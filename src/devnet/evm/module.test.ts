@@ -166,6 +166,35 @@ describe('evm module on a chain', () => {
     expect(poke!.calls).toBeUndefined();
   });
 
+  it('logs a Transfer of the fee token for each value move, inner calls included, but not for a reverted one', async () => {
+    const [alice, bob] = tb.accounts;
+    await tb.sendCosmos(alice!, [tb.createMsg(alice!, 'Nester')], 3_000_000n);
+    const nester = createdContract(await tb.produce()) as `0x${string}`;
+    const bobBefore = await tb.node.balance(bob!.hexAddress);
+    const { hash } = await tb.sendEth(alice!, {
+      to: nester,
+      data: encodeFunctionData({
+        abi: tb.evm.artifacts.Nester.abi,
+        functionName: 'share',
+        args: [bob!.hexAddress as `0x${string}`],
+      }),
+      value: 1000n,
+    });
+    const block = await tb.produce();
+    const tx = block.txs.find((t) => t.ethHash === hash)!;
+    expect(tx.result.code).toBe(0);
+    const gas = getAddress(tb.node.contractByDenom('GAS')!);
+    const word = (a: string) => pad(a.toLowerCase() as `0x${string}`);
+    const transfer = (from: string, to: string, amount: bigint) =>
+      JSON.stringify({ address: gas, topics: [TRANSFER, word(from), word(to)], data: pad(toHex(amount)) });
+    expect(msgEvents(tx.result).find((e) => e.type === 'evm')!.logs).toEqual([
+      transfer(alice!.hexAddress, nester, 1000n),
+      transfer(nester, bob!.hexAddress, 500n),
+    ]);
+    expect(await tb.node.balance(bob!.hexAddress)).toBe(bobBefore + 500n);
+    expect(await tb.node.balance(nester)).toBe(500n);
+  });
+
   it('marks a caught inner revert on its frame and keeps the tx successful', async () => {
     const [alice] = tb.accounts;
     await tb.sendCosmos(alice!, [tb.createMsg(alice!, 'Nester')], 3_000_000n);

@@ -61,6 +61,17 @@ contract Nester {
         }
     }
 
+    /// Passes half its value on to `to` (an inner CALL with value), and offers the rest to `middle`,
+    /// which is not payable: that inner move reverts and the rest stays here.
+    function share(address payable to) external payable {
+        (bool ok, ) = to.call{value: msg.value / 2}("");
+        require(ok, "share failed");
+        (bool taken, ) = address(middle).call{value: msg.value - msg.value / 2}(
+            abi.encodeWithSelector(Middle.relay.selector, leaf)
+        );
+        require(!taken, "middle took value");
+    }
+
     function nestAndRevert() external {
         middle.relay(leaf);
         revert("nester failed");
