@@ -13,3 +13,15 @@ export function testDevnet(
     ...options,
   });
 }
+
+/**
+ * Produces `blocks` blocks on every chain one step at a time with a pause between steps, so that relayers
+ * working over the node surfaces on their own timers (the omnichain relayer) land their txs as at a
+ * block time; a fast-forward leaves them no time between blocks.
+ */
+export async function stepPaced(devnet: Devnet, blocks: number, pauseMs = 300): Promise<void> {
+  for (let i = 0; i < blocks; i += 1) {
+    await devnet.step();
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+  }
+}
