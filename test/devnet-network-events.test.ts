@@ -2,7 +2,7 @@ import { Comet38Client } from '@cosmjs/tendermint-rpc';
 import { createPublicClient, type Hex, http, parseAbi, toEventSelector } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Devnet, NetworkChain } from '../src/devnet/devnet.js';
-import { stepPaced, testDevnet } from '../src/devnet/test-support/devnet.js';
+import { trafficNetwork } from '../src/devnet/test-support/devnet.js';
 
 /**
  * The bridge events of the full network, found where a wallet or an explorer looks for them on the chain
@@ -26,17 +26,7 @@ const ENDPOINT_EVENTS = parseAbi([
 let devnet: Devnet;
 
 beforeAll(async () => {
-  devnet = await testDevnet({
-    seed: 'network-events',
-    vms: ['evm', 'move', 'wasm'],
-    network: 'full',
-    accounts: 4,
-    txsPerBlock: 8,
-    // Outputs every 200 ms of wall time and no finalization wait, so that claims land within the run.
-    settings: { opinit: { outputIntervalMs: 200, finalizationPeriodMs: 0 } },
-  });
-  await devnet.fastForward(HEIGHT - PACED);
-  await stepPaced(devnet, PACED);
+  devnet = await trafficNetwork({ seed: 'network-events', accounts: 4, height: HEIGHT, paced: PACED });
 }, 300_000);
 
 afterAll(() => devnet?.close(), 60_000);

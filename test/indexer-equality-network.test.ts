@@ -1,11 +1,10 @@
 import { toEventSelector } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Devnet } from '../src/devnet/devnet.js';
-import { stepPaced } from '../src/devnet/test-support/devnet.js';
+import { trafficNetwork } from '../src/devnet/test-support/devnet.js';
 import type { VmType } from '../src/devnet/types.js';
 import { useTestDb } from '../src/store/test-support/backends.js';
 import { type IndexedChain, indexChain, itEqualsTheDevnet, successfulEvents } from './equality-support.js';
-import { testDevnet } from './indexer-support.js';
 
 /**
  * The indexer, configured as for a rollup alone, over each rollup of the full network with its interchain
@@ -30,17 +29,7 @@ let devnet: Devnet;
 const indexed = new Map<VmType, IndexedChain>();
 
 beforeAll(async () => {
-  devnet = await testDevnet({
-    seed: 'equality-network',
-    vms: VMS,
-    network: 'full',
-    accounts: 6,
-    txsPerBlock: 8,
-    // Outputs every 200 ms of wall time and no finalization wait, so that claims land within the run.
-    settings: { opinit: { outputIntervalMs: 200, finalizationPeriodMs: 0 } },
-  });
-  await devnet.fastForward(HEIGHT - PACED);
-  await stepPaced(devnet, PACED);
+  devnet = await trafficNetwork({ seed: 'equality-network', accounts: 6, height: HEIGHT, paced: PACED });
   for (const rollup of devnet.rollups)
     indexed.set(rollup.vm, await indexChain(rollup, HEIGHT, await testDb.fresh()));
 }, 300_000);

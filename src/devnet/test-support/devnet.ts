@@ -25,3 +25,27 @@ export async function stepPaced(devnet: Devnet, blocks: number, pauseMs = 300): 
     await new Promise((resolve) => setTimeout(resolve, pauseMs));
   }
 }
+
+/**
+ * The full network with seeded interchain traffic, produced to `height`: outputs every 200 ms of wall time
+ * and no finalization wait, so that claims land within the run, and the last `paced` heights stepped at a
+ * pace that lets OFT packets be delivered, not only sent.
+ */
+export async function trafficNetwork(options: {
+  seed: string;
+  accounts: number;
+  height: number;
+  paced: number;
+}): Promise<Devnet> {
+  const devnet = await testDevnet({
+    seed: options.seed,
+    vms: ['evm', 'move', 'wasm'],
+    network: 'full',
+    accounts: options.accounts,
+    txsPerBlock: 8,
+    settings: { opinit: { outputIntervalMs: 200, finalizationPeriodMs: 0 } },
+  });
+  await devnet.fastForward(options.height - options.paced);
+  await stepPaced(devnet, options.paced);
+  return devnet;
+}
