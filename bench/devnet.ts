@@ -1,7 +1,9 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { loadSettings, parse } from '../src/common/config.js';
 import { silentLogger } from '../src/common/logger.js';
 import { startDevnet } from '../src/devnet/devnet.js';
 import { NETWORKS, type NetworkKind } from '../src/devnet/network/plan.js';
+import { devnetOptions, devnetSettings } from '../src/devnet/settings.js';
 import type { VmType } from '../src/devnet/types.js';
 
 /** Fast-forward speed of each rollup alone: blocks/s and txs/s at a given traffic rate. */
@@ -11,9 +13,15 @@ export async function run(argv: string[]) {
       blocks: { flag: 'blocks', description: 'blocks per rollup', parse: parse.int(1), default: 300 },
       txsPerBlock: {
         flag: 'txs-per-block',
-        description: 'mixed txs per block',
-        parse: parse.int(1),
-        default: 20,
+        description: 'mixed txs per block (0: 20 for each rollup alone, the devnet default for the network)',
+        parse: parse.int(0),
+        default: 0,
+      },
+      seconds: {
+        flag: 'seconds',
+        description: 'full network: wall time of the run at its block time, for the CPU share',
+        parse: parse.int(1, 3600),
+        default: 60,
       },
       vms: {
         flag: 'vms',
@@ -31,7 +39,8 @@ export async function run(argv: string[]) {
     },
     { argv, env: {} },
   );
-  if (settings.network === 'full') return network(settings.vms, settings.blocks, settings.txsPerBlock);
+  if (settings.network === 'full') return network(settings);
+  const txsPerBlock = settings.txsPerBlock || 20;
   const results = [];
   for (const vm of settings.vms) {
     const devnet = await startDevnet({
@@ -39,7 +48,7 @@ export async function run(argv: string[]) {
       vms: [vm],
       blockTimeMs: 1000,
       accounts: 20,
-      txsPerBlock: settings.txsPerBlock,
+      txsPerBlock,
       host: '127.0.0.1',
       portBase: 0,
       logger: silentLogger(),
@@ -55,27 +64,43 @@ export async function run(argv: string[]) {
       txs_per_s: Number(report.txsPerSecond.toFixed(0)),
     });
   }
-  return { txs_per_block: settings.txsPerBlock, node: process.version, results };
+  return { txs_per_block: txsPerBlock, node: process.version, results };
 }
 
 /**
- * The whole network in one process, as `weft devnet --network full` runs it: CPU time per chain per block,
- * and the share of one core the network takes at 1 s blocks (the sum over chains of CPU per block).
+ * The whole network in one process, as `weft devnet --network full` runs it at its defaults (block time,
+ * accounts, traffic): first served in real time for `seconds`, giving the share of one core the process
+ * takes (CPU time over wall time: blocks, traffic, relayers, executors and their timers); then
+ * fast-forwarded `blocks` blocks, one chain at a time, giving the CPU time of each chain per block.
  */
-async function network(vms: VmType[], blocks: number, txsPerBlock: number) {
-  const devnet = await startDevnet({
+async function network(settings: { vms: VmType[]; blocks: number; txsPerBlock: number; seconds: number }) {
+  const defaults = devnetOptions(loadSettings(devnetSettings, { argv: [], env: {} }));
+  const options = {
+    ...defaults,
     seed: 'bench',
-    vms,
-    network: 'full',
-    blockTimeMs: 1000,
-    accounts: 20,
-    txsPerBlock,
-    host: '127.0.0.1',
+    vms: settings.vms,
+    network: 'full' as const,
+    txsPerBlock: settings.txsPerBlock || defaults.txsPerBlock,
+    registryDir: undefined,
     portBase: 0,
     logger: silentLogger(),
-  });
-  const report = await devnet.fastForward(blocks);
-  await devnet.close();
+  };
+
+  const served = await startDevnet(options);
+  const heightsBefore = served.all.map((c) => c.chain.latestHeight());
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  served.run();
+  await sleep(settings.seconds * 1000);
+  const spent = process.cpuUsage(cpu);
+  const wall = performance.now() - started;
+  const blocks = served.all.map((c, i) => c.chain.latestHeight() - heightsBefore[i]!);
+  await served.close();
+  const cpuMs = (spent.user + spent.system) / 1000;
+
+  const forwarded = await startDevnet(options);
+  const report = await forwarded.fastForward(settings.blocks);
+  await forwarded.close();
   const perChain = report.perChain.map((c) => ({
     chain_id: c.chain_id,
     vm: c.vm,
@@ -83,11 +108,23 @@ async function network(vms: VmType[], blocks: number, txsPerBlock: number) {
     txs: c.txs,
     cpu_ms_per_block: Number((c.cpuMs / c.blocks).toFixed(2)),
   }));
-  const cpuPerSecond = perChain.reduce((a, c) => a + c.cpu_ms_per_block, 0);
+  const chainsMsPerBlock = perChain.reduce((a, c) => a + c.cpu_ms_per_block, 0);
   return {
-    txs_per_block: txsPerBlock,
     node: process.version,
-    network: perChain,
-    core_share_at_1s_blocks: Number((cpuPerSecond / 1000).toFixed(3)),
+    block_time_ms: options.blockTimeMs,
+    accounts: options.accounts,
+    txs_per_block: options.txsPerBlock,
+    served: {
+      seconds: Number((wall / 1000).toFixed(1)),
+      blocks_per_chain: Math.min(...blocks),
+      cpu_seconds: Number((cpuMs / 1000).toFixed(2)),
+      core_share: Number((cpuMs / wall).toFixed(3)),
+    },
+    fast_forward: {
+      blocks: settings.blocks,
+      network: perChain,
+      chains_cpu_ms_per_block: Number(chainsMsPerBlock.toFixed(2)),
+      chains_core_share_at_block_time: Number((chainsMsPerBlock / options.blockTimeMs).toFixed(3)),
+    },
   };
 }
