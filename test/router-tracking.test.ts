@@ -1,0 +1,247 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../src/common/logger.js';
+import type { Devnet, DevnetChain } from '../src/devnet/devnet.js';
+import { l2Denom } from '../src/devnet/opinit/hashes.js';
+import { testDevnet } from '../src/devnet/test-support/devnet.js';
+import { trackingRoutes } from '../src/router/tracking/routes.js';
+import { startTracker, type Tracker } from '../src/router/tracking/tracker.js';
+import { migrateTracking, ROUTER_SCHEMA } from '../src/router/tracking/transfer-store.js';
+import type { TrackedChain } from '../src/router/tracking/types.js';
+import { type Db, openDb } from '../src/store/db.js';
+import { control, depositor, sendOft, trackedChains, until } from './router-tracking-support.js';
+
+/**
+ * Tracking on the full network, on the embedded store: OPinit deposits signed by cosmjs (one plain,
+ * one whose hook fails), an OFT transfer signed by viem, a failed source tx, and a deposit stalled by
+ * pausing its executor, each followed through the HTTP routes to its terminal state.
+ */
+
+const dir = mkdtempSync(join(tmpdir(), 'weft-tracking-'));
+let devnet: Devnet;
+let l1: DevnetChain;
+let chains: TrackedChain[];
+let db: Db;
+let tracker: Tracker;
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  devnet = await testDevnet({
+    seed: 'tracking',
+    vms: ['evm', 'move', 'wasm'],
+    network: 'full',
+    accounts: 4,
+    txsPerBlock: 0,
+    blockTimeMs: 200,
+    registryDir: join(dir, 'registry'),
+    settings: { opinit: { outputIntervalMs: 1_000, finalizationPeriodMs: 2_000 } },
+  });
+  l1 = devnet.l1!;
+  devnet.run();
+  await until('first blocks', async () => devnet.all.every((c) => c.chain.latestHeight() >= 2));
+  chains = trackedChains(devnet);
+  db = await (await openDb({ dataDir: 'memory://' })).withSchema(ROUTER_SCHEMA);
+  await migrateTracking(db);
+  tracker = await startTracker({
+    db,
+    chains,
+    logger: silentLogger(),
+    pollMs: 100,
+    leaseMs: 3_000,
+    abandonAfterMs: 6_000,
+  });
+  app = Fastify();
+  await app.register(trackingRoutes({ tracker }));
+  await app.ready();
+}, 180_000);
+
+afterAll(async () => {
+  await app?.close();
+  await tracker?.stop();
+  await db?.close();
+  await devnet?.close();
+  rmSync(dir, { recursive: true, force: true });
+}, 60_000);
+
+const track = async (chainId: string, txHash: string) => {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/v2/tx/track',
+    payload: { chain_id: chainId, tx_hash: txHash },
+  });
+  return { status: response.statusCode, body: response.json() };
+};
+
+const status = async (chainId: string, txHash: string) => {
+  const response = await app.inject({
+    method: 'GET',
+    url: `/v2/tx/status?chain_id=${chainId}&tx_hash=${txHash}`,
+  });
+  return { status: response.statusCode, body: response.json() };
+};
+
+/** Polls the status as a wallet does until it says `STATE_COMPLETED`. */
+const settled = (chainId: string, txHash: string, ms = 30_000) =>
+  until(
+    `${txHash} settled`,
+    async () => {
+      const { body } = await status(chainId, txHash);
+      return body.status === 'STATE_COMPLETED' ? body : undefined;
+    },
+    ms,
+  );
+
+describe('tracking on the full network', () => {
+  it('follows a cosmjs-signed deposit to STATE_COMPLETED_SUCCESS with its hop', async () => {
+    const rollup = devnet.rollups.find((r) => r.vm === 'move')!;
+    const wallet = await depositor(l1, l1.accounts[0]!);
+    const hash = await wallet.deposit({ bridgeId: 2n, to: rollup.accounts[1]!.address, amount: '4242' });
+    wallet.close();
+    const first = await track(l1.chain.info.chainId, hash);
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({
+      tx_hash: hash,
+      explorer_link: `${l1.urls.rest}/cosmos/tx/v1beta1/txs/${hash}`,
+    });
+    expect(await track(l1.chain.info.chainId, hash)).toEqual(first);
+
+    const done = await settled(l1.chain.info.chainId, hash);
+    expect(done.state).toBe('STATE_COMPLETED_SUCCESS');
+    expect(done.error).toBeNull();
+    expect(done.next_blocking_transfer).toBeNull();
+    expect(done.transfer_asset_release).toEqual({
+      chain_id: 'weft-move-1',
+      denom: l2Denom(2n, 'uinit'),
+      amount: '4242',
+      released: true,
+    });
+    expect(done.transfer_sequence).toHaveLength(1);
+    const hop = done.transfer_sequence[0].op_init_transfer;
+    expect(hop).toMatchObject({
+      from_chain_id: 'weft-l1-1',
+      to_chain_id: 'weft-move-1',
+      state: 'OPINIT_TRANSFER_RECEIVED',
+      op_init_bridge_id: '2',
+      direction: 'deposit',
+      success: true,
+    });
+    expect(hop.txs.send_tx).toMatchObject({ chain_id: 'weft-l1-1', tx_hash: hash });
+    expect(hop.txs.receive_tx.chain_id).toBe('weft-move-1');
+    expect(hop.txs.receive_tx.tx_hash).toMatch(/^[0-9A-F]{64}$/);
+    expect(hop.txs.receive_tx.on_chain_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(done.transfers).toHaveLength(1);
+    expect(done.transfers[0]).toMatchObject({
+      state: 'STATE_COMPLETED_SUCCESS',
+      next_blocking_transfer: null,
+    });
+  }, 60_000);
+
+  it('ends a deposit whose hook fails in STATE_COMPLETED_ERROR, released on the rollup', async () => {
+    const wallet = await depositor(l1, l1.accounts[1]!);
+    const rollup = devnet.rollups.find((r) => r.vm === 'wasm')!;
+    const hash = await wallet.deposit({
+      bridgeId: 3n,
+      to: rollup.accounts[1]!.address,
+      amount: '77',
+      data: Uint8Array.from([1, 2, 3]),
+    });
+    wallet.close();
+    expect((await track(l1.chain.info.chainId, hash)).status).toBe(200);
+    const done = await settled(l1.chain.info.chainId, hash);
+    expect(done.state).toBe('STATE_COMPLETED_ERROR');
+    expect(done.error.type).toBe('STATUS_ERROR_TRANSFER');
+    expect(done.error.message).toMatch(/^hook failed; /);
+    expect(done.transfer_asset_release).toEqual({
+      chain_id: 'weft-wasm-1',
+      denom: l2Denom(3n, 'uinit'),
+      amount: '77',
+      released: true,
+    });
+    expect(done.transfer_sequence[0].op_init_transfer).toMatchObject({
+      state: 'OPINIT_TRANSFER_RECEIVED',
+      success: false,
+    });
+  }, 60_000);
+
+  it('follows an OFT transfer from the EVM rollup to the external EVM chain', async () => {
+    const hash = await sendOft(devnet, { toChainId: '31337', amount: 10n ** 18n });
+    expect((await track('weft-evm-1', hash)).status).toBe(200);
+    const done = await settled('weft-evm-1', hash);
+    expect(done.state).toBe('STATE_COMPLETED_SUCCESS');
+    const hop = done.transfer_sequence[0].layer_zero_transfer;
+    expect(hop).toMatchObject({
+      from_chain_id: 'weft-evm-1',
+      to_chain_id: '31337',
+      state: 'LAYER_ZERO_TRANSFER_RECEIVED',
+    });
+    expect(hop.txs.send_tx.tx_hash).toBe(hash);
+    expect(hop.txs.receive_tx.tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(hop.txs.receive_tx.chain_id).toBe('31337');
+    expect(done.transfer_asset_release).toMatchObject({ chain_id: '31337', released: true });
+  }, 60_000);
+
+  it('ends a failed source tx in STATE_COMPLETED_ERROR with the execution error', async () => {
+    const wallet = await depositor(l1, l1.accounts[2]!);
+    const hash = await wallet.deposit({ bridgeId: 99n, to: l1.accounts[2]!.address, amount: '5' });
+    wallet.close();
+    expect((await track(l1.chain.info.chainId, hash)).status).toBe(200);
+    const done = await settled(l1.chain.info.chainId, hash);
+    expect(done.state).toBe('STATE_COMPLETED_ERROR');
+    expect(done.error.type).toBe('STATUS_ERROR_TRANSACTION_EXECUTION');
+    expect(done.error.details.code).toBeGreaterThan(0);
+    expect(done.transfer_sequence).toEqual([]);
+    expect(done.transfer_asset_release).toMatchObject({ chain_id: 'weft-l1-1', released: true });
+  }, 60_000);
+
+  it('abandons a deposit stalled by a paused executor, and tracks it again once resumed', async () => {
+    expect(await control(devnet, 'weft_pauseRelayer', ['opinit-executor-weft-evm-1'])).toMatchObject({
+      paused: true,
+    });
+    const rollup = devnet.rollups.find((r) => r.vm === 'evm')!;
+    const wallet = await depositor(l1, l1.accounts[3]!);
+    const hash = await wallet.deposit({ bridgeId: 1n, to: rollup.accounts[1]!.address, amount: '9' });
+    wallet.close();
+    expect((await track(l1.chain.info.chainId, hash)).status).toBe(200);
+    await until(
+      'pending',
+      async () => (await status(l1.chain.info.chainId, hash)).body.state === 'STATE_PENDING',
+    );
+    const pending = (await status(l1.chain.info.chainId, hash)).body;
+    expect(pending.status).toBe('STATE_PENDING');
+    expect(pending.next_blocking_transfer).toEqual({ transfer_sequence_index: 0 });
+    expect(pending.transfer_sequence[0].op_init_transfer.state).toBe('OPINIT_TRANSFER_SENT');
+
+    const abandoned = await settled(l1.chain.info.chainId, hash, 20_000);
+    expect(abandoned.state).toBe('STATE_ABANDONED');
+    expect(abandoned.error.message).toMatch(/no progress/);
+
+    expect(await control(devnet, 'weft_resumeRelayer', ['opinit-executor-weft-evm-1'])).toMatchObject({
+      paused: false,
+    });
+    expect((await track(l1.chain.info.chainId, hash)).status).toBe(200);
+    const done = await settled(l1.chain.info.chainId, hash);
+    expect(done.state).toBe('STATE_COMPLETED_SUCCESS');
+  }, 60_000);
+
+  it('answers JSON errors: an untracked tx, a bad hash, an unknown chain', async () => {
+    const untracked = await status('weft-l1-1', 'AB'.repeat(32));
+    expect(untracked).toEqual({
+      status: 404,
+      body: { code: 5, message: expect.stringMatching(/^tx not found/), details: [] },
+    });
+    const bad = await track('weft-l1-1', 'xyz');
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe(3);
+    const unknown = await track('nowhere-1', 'AB'.repeat(32));
+    expect(unknown).toEqual({
+      status: 404,
+      body: { code: 5, message: 'chain ID not supported: nowhere-1', details: [] },
+    });
+    const missing = await app.inject({ method: 'GET', url: '/v2/tx/status?chain_id=weft-l1-1' });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().code).toBe(3);
+  });
+});
