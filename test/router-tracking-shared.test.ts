@@ -1,16 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../src/common/logger.js';
 import type { Devnet, DevnetChain } from '../src/devnet/devnet.js';
-import { testDevnet } from '../src/devnet/test-support/devnet.js';
 import { startTracker, type Tracker, type TrackerOptions } from '../src/router/tracking/tracker.js';
 import { migrateTracking, ROUTER_SCHEMA } from '../src/router/tracking/transfer-store.js';
 import type { TrackedChain } from '../src/router/tracking/types.js';
 import { type Db, openDb } from '../src/store/db.js';
 import { useTestDb } from '../src/store/test-support/backends.js';
-import { control, depositor, trackedChains, until } from './router-tracking-support.js';
+import { control, depositor, trackedChains, trackingDevnet, until } from './router-tracking-support.js';
 
 /**
  * Several router processes on one PostgreSQL database: a tracker that dies mid-transfer leaves its
@@ -18,8 +14,8 @@ import { control, depositor, trackedChains, until } from './router-tracking-supp
  * transfers, and no transfer is advanced twice.
  */
 
-const dir = mkdtempSync(join(tmpdir(), 'weft-tracking-shared-'));
 const pg = useTestDb('postgres');
+let network: Awaited<ReturnType<typeof trackingDevnet>>;
 let devnet: Devnet;
 let l1: DevnetChain;
 let chains: TrackedChain[];
@@ -27,27 +23,16 @@ const opened: Db[] = [];
 const running: Tracker[] = [];
 
 beforeAll(async () => {
-  devnet = await testDevnet({
-    seed: 'tracking-shared',
-    vms: ['evm', 'move', 'wasm'],
-    network: 'full',
-    accounts: 4,
-    txsPerBlock: 0,
-    blockTimeMs: 200,
-    registryDir: join(dir, 'registry'),
-    settings: { opinit: { outputIntervalMs: 1_000, finalizationPeriodMs: 2_000 } },
-  });
+  network = await trackingDevnet('tracking-shared');
+  devnet = network.devnet;
   l1 = devnet.l1!;
-  devnet.run();
-  await until('first blocks', async () => devnet.all.every((c) => c.chain.latestHeight() >= 2));
   chains = trackedChains(devnet);
 }, 180_000);
 
 afterAll(async () => {
   for (const t of running) await t.stop().catch(() => undefined);
   for (const db of opened) await db.close();
-  await devnet?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await network?.close();
 }, 60_000);
 
 /** A router process: its own connection pool on the shared database. */

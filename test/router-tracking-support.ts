@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { encodeSecp256k1Pubkey } from '@cosmjs/amino';
 import {
   DirectSecp256k1HdWallet,
@@ -13,11 +16,36 @@ import { createPublicClient, createWalletClient, defineChain, type Hex, http, pa
 import { privateKeyToAccount } from 'viem/accounts';
 import type { Devnet, DevnetChain } from '../src/devnet/devnet.js';
 import type { DevAccount } from '../src/devnet/keys.js';
+import { testDevnet } from '../src/devnet/test-support/devnet.js';
 import type { TrackedChain } from '../src/router/tracking/types.js';
 
 /** Wallet actions of the tracking tests: cosmjs-signed L1 deposits, viem-signed OFT sends. */
 
 const protoRegistry = new Registry([['/opinit.ophost.v1.MsgInitiateTokenDeposit', MsgInitiateTokenDeposit]]);
+
+/** The full network, running at 5 blocks a second, with quick OPinit outputs; `close` removes its folder. */
+export async function trackingDevnet(seed: string): Promise<{ devnet: Devnet; close(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'weft-tracking-'));
+  const devnet = await testDevnet({
+    seed,
+    vms: ['evm', 'move', 'wasm'],
+    network: 'full',
+    accounts: 4,
+    txsPerBlock: 0,
+    blockTimeMs: 200,
+    registryDir: join(dir, 'registry'),
+    settings: { opinit: { outputIntervalMs: 1_000, finalizationPeriodMs: 2_000 } },
+  });
+  devnet.run();
+  await until('first blocks', async () => devnet.all.every((c) => c.chain.latestHeight() >= 2));
+  return {
+    devnet,
+    async close() {
+      await devnet.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
 
 /** The chains the router follows, as the registry reader gives them (here from the devnet's manifest). */
 export function trackedChains(devnet: Devnet): TrackedChain[] {

@@ -1,18 +1,21 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../src/common/logger.js';
 import type { Devnet, DevnetChain } from '../src/devnet/devnet.js';
 import { l2Denom } from '../src/devnet/opinit/hashes.js';
-import { testDevnet } from '../src/devnet/test-support/devnet.js';
 import { trackingRoutes } from '../src/router/tracking/routes.js';
 import { startTracker, type Tracker } from '../src/router/tracking/tracker.js';
 import { migrateTracking, ROUTER_SCHEMA } from '../src/router/tracking/transfer-store.js';
 import type { TrackedChain } from '../src/router/tracking/types.js';
 import { type Db, openDb } from '../src/store/db.js';
-import { control, depositor, sendOft, trackedChains, until } from './router-tracking-support.js';
+import {
+  control,
+  depositor,
+  sendOft,
+  trackedChains,
+  trackingDevnet,
+  until,
+} from './router-tracking-support.js';
 
 /**
  * Tracking on the full network, on the embedded store: OPinit deposits signed by cosmjs (one plain,
@@ -20,7 +23,7 @@ import { control, depositor, sendOft, trackedChains, until } from './router-trac
  * pausing its executor, each followed through the HTTP routes to its terminal state.
  */
 
-const dir = mkdtempSync(join(tmpdir(), 'weft-tracking-'));
+let network: Awaited<ReturnType<typeof trackingDevnet>>;
 let devnet: Devnet;
 let l1: DevnetChain;
 let chains: TrackedChain[];
@@ -29,19 +32,9 @@ let tracker: Tracker;
 let app: FastifyInstance;
 
 beforeAll(async () => {
-  devnet = await testDevnet({
-    seed: 'tracking',
-    vms: ['evm', 'move', 'wasm'],
-    network: 'full',
-    accounts: 4,
-    txsPerBlock: 0,
-    blockTimeMs: 200,
-    registryDir: join(dir, 'registry'),
-    settings: { opinit: { outputIntervalMs: 1_000, finalizationPeriodMs: 2_000 } },
-  });
+  network = await trackingDevnet('tracking');
+  devnet = network.devnet;
   l1 = devnet.l1!;
-  devnet.run();
-  await until('first blocks', async () => devnet.all.every((c) => c.chain.latestHeight() >= 2));
   chains = trackedChains(devnet);
   db = await (await openDb({ dataDir: 'memory://' })).withSchema(ROUTER_SCHEMA);
   await migrateTracking(db);
@@ -62,8 +55,7 @@ afterAll(async () => {
   await app?.close();
   await tracker?.stop();
   await db?.close();
-  await devnet?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await network?.close();
 }, 60_000);
 
 const track = async (chainId: string, txHash: string) => {
