@@ -5,7 +5,7 @@ import { silentLogger } from '../src/common/logger.js';
 import { startTracker, type Tracker } from '../src/router/tracking/tracker.js';
 import { migrateTracking, ROUTER_SCHEMA } from '../src/router/tracking/transfer-store.js';
 import { type Db, openDb } from '../src/store/db.js';
-import { depositor, trackedChains, trackingDevnet, until } from '../test/router-tracking-support.js';
+import { depositMany, trackedChains, trackingDevnet, until } from '../test/router-tracking-support.js';
 
 /**
  * `npm run bench -- tracking [--transfers 1000] [--pg postgres://…]`: two trackers on one PostgreSQL
@@ -40,7 +40,6 @@ export async function run(argv: string[]) {
   url.pathname = `/${database}`;
   const network = await trackingDevnet('bench-tracking');
   const { devnet } = network;
-  const l1 = devnet.l1!;
   const chains = trackedChains(devnet);
   const dbs: Db[] = [];
   const trackers: Tracker[] = [];
@@ -68,18 +67,8 @@ export async function run(argv: string[]) {
         if (!producedAt.has(key)) producedAt.set(key, Date.now());
       }
     }, 10);
-    const wallets = await Promise.all(l1.accounts.slice(0, 4).map((a) => depositor(l1, a)));
     const started = Date.now();
-    for (let i = 0; i < count; i++) {
-      const rollup = devnet.rollups[i % 3]!;
-      const hash = await wallets[i % 4]!.deposit({
-        bridgeId: BigInt((i % 3) + 1),
-        to: rollup.accounts[3]!.address,
-        amount: String(1 + i),
-      });
-      await trackers[i % 2]!.track('weft-l1-1', hash);
-    }
-    for (const w of wallets) w.close();
+    await depositMany(devnet, count, (hash, i) => trackers[i % 2]!.track('weft-l1-1', hash));
     const broadcastSeconds = (Date.now() - started) / 1000;
     const db = dbs[0]!;
     const open = async () =>

@@ -6,7 +6,14 @@ import { migrateTracking, ROUTER_SCHEMA } from '../src/router/tracking/transfer-
 import type { TrackedChain } from '../src/router/tracking/types.js';
 import { type Db, openDb } from '../src/store/db.js';
 import { useTestDb } from '../src/store/test-support/backends.js';
-import { control, depositor, trackedChains, trackingDevnet, until } from './router-tracking-support.js';
+import {
+  control,
+  depositMany,
+  depositor,
+  trackedChains,
+  trackingDevnet,
+  until,
+} from './router-tracking-support.js';
 
 /**
  * Several router processes on one PostgreSQL database: a tracker that dies mid-transfer leaves its
@@ -112,19 +119,9 @@ describe('tracking shared by router processes on one PostgreSQL database', () =>
     const count = 200;
     const a = await routerProcess('router-c', { maxHeld: 100 });
     const b = await routerProcess('router-d', { maxHeld: 100 });
-    const wallets = await Promise.all(l1.accounts.slice(0, 4).map((account) => depositor(l1, account)));
-    const hashes: string[] = [];
-    for (let i = 0; i < count; i++) {
-      const rollup = devnet.rollups[i % 3]!;
-      const hash = await wallets[i % 4]!.deposit({
-        bridgeId: BigInt((i % 3) + 1),
-        to: rollup.accounts[3]!.address,
-        amount: String(1 + i),
-      });
-      hashes.push(hash);
-      await (i % 2 === 0 ? a : b).track('weft-l1-1', hash);
-    }
-    for (const w of wallets) w.close();
+    const hashes = await depositMany(devnet, count, (hash, i) =>
+      (i % 2 === 0 ? a : b).track('weft-l1-1', hash),
+    );
     const db = await admin();
     const completed = async () =>
       Number(

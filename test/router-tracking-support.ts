@@ -17,7 +17,10 @@ import { privateKeyToAccount } from 'viem/accounts';
 import type { Devnet, DevnetChain } from '../src/devnet/devnet.js';
 import type { DevAccount } from '../src/devnet/keys.js';
 import { testDevnet } from '../src/devnet/test-support/devnet.js';
+import { until } from '../src/devnet/test-support/until.js';
 import type { TrackedChain } from '../src/router/tracking/types.js';
+
+export { until };
 
 /** Wallet actions of the tracking tests: cosmjs-signed L1 deposits, viem-signed OFT sends. */
 
@@ -126,6 +129,35 @@ export async function depositor(l1: DevnetChain, from: DevAccount) {
   };
 }
 
+/**
+ * `count` L1 deposits from the first four accounts, spread over the three bridges, each handed to
+ * `tracked` once broadcast (a wallet tracks right after its tx is accepted). Answers the hashes.
+ */
+export async function depositMany(
+  devnet: Devnet,
+  count: number,
+  tracked: (hash: string, i: number) => Promise<unknown>,
+): Promise<string[]> {
+  const l1 = devnet.l1!;
+  const wallets = await Promise.all(l1.accounts.slice(0, 4).map((account) => depositor(l1, account)));
+  const hashes: string[] = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      const rollup = devnet.rollups[i % 3]!;
+      const hash = await wallets[i % 4]!.deposit({
+        bridgeId: BigInt((i % 3) + 1),
+        to: rollup.accounts[3]!.address,
+        amount: String(1 + i),
+      });
+      hashes.push(hash);
+      await tracked(hash, i);
+    }
+  } finally {
+    for (const w of wallets) w.close();
+  }
+  return hashes;
+}
+
 const OFT_ABI = parseAbi([
   'struct SendParam { uint32 dstEid; bytes32 to; uint256 amountLD; uint256 minAmountLD; bytes extraOptions; bytes composeMsg; bytes oftCmd; }',
   'struct MessagingFee { uint256 nativeFee; uint256 lzTokenFee; }',
@@ -178,20 +210,6 @@ export async function sendOft(devnet: Devnet, input: { toChainId: string; amount
   });
   await publicClient.waitForTransactionReceipt({ hash });
   return hash;
-}
-
-export async function until<T>(
-  what: string,
-  probe: () => Promise<T | undefined | false>,
-  ms = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 export async function control(devnet: Devnet, method: string, params: unknown[]) {
