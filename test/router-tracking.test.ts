@@ -2,12 +2,14 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../src/common/logger.js';
 import type { Devnet, DevnetChain } from '../src/devnet/devnet.js';
+import { localDenom } from '../src/devnet/ibc/transfer/denom.js';
 import { l2Denom } from '../src/devnet/opinit/hashes.js';
 import { trackingRoutes } from '../src/router/tracking/routes.js';
 import { startTracker, type Tracker } from '../src/router/tracking/tracker.js';
 import { migrateTracking, ROUTER_SCHEMA } from '../src/router/tracking/transfer-store.js';
 import type { TrackedChain } from '../src/router/tracking/types.js';
 import { type Db, openDb } from '../src/store/db.js';
+import { type IbcTestChain, latestTimeNs, sendTransfer } from './ibc-support.js';
 import {
   control,
   depositor,
@@ -44,7 +46,7 @@ beforeAll(async () => {
     logger: silentLogger(),
     pollMs: 100,
     leaseMs: 3_000,
-    abandonAfterMs: 6_000,
+    abandonAfterMs: 8_000,
   });
   app = Fastify();
   await app.register(trackingRoutes({ tracker }));
@@ -236,4 +238,137 @@ describe('tracking on the full network', () => {
     expect(missing.statusCode).toBe(400);
     expect(missing.json().code).toBe(3);
   });
+});
+
+describe('tracking IBC transfers on the full network', () => {
+  // Channels: the L1 has channel-0 … channel-2 to the evm, move and wasm rollups and channel-3 to the
+  // external Cosmos chain; each of those has channel-0 to the L1.
+  const ibc = (chain: unknown) => chain as IbcTestChain;
+  const inFuture = (chain: { chain: IbcTestChain['chain'] }) => latestTimeNs(chain.chain) + 600_000_000_000n;
+
+  it('an L1 → rollup transfer: TRANSFER_SUCCESS, the voucher released on the rollup', async () => {
+    const move = devnet.rollups.find((r) => r.vm === 'move')!;
+    const hash = await sendTransfer(ibc(l1), l1.accounts[0]!, {
+      sourceChannel: 'channel-1',
+      token: { denom: 'uinit', amount: '600' },
+      receiver: move.accounts[2]!.address,
+      timeoutTimestamp: inFuture(move),
+    });
+    expect((await track('weft-l1-1', hash)).status).toBe(200);
+    const done = await settled('weft-l1-1', hash);
+    expect(done.state).toBe('STATE_COMPLETED_SUCCESS');
+    expect(done.transfer_asset_release).toEqual({
+      chain_id: 'weft-move-1',
+      denom: localDenom('transfer/channel-0/uinit'),
+      amount: '600',
+      released: true,
+    });
+    const hop = done.transfer_sequence[0].ibc_transfer;
+    expect(hop).toMatchObject({
+      from_chain_id: 'weft-l1-1',
+      to_chain_id: 'weft-move-1',
+      state: 'TRANSFER_SUCCESS',
+    });
+    expect(hop.packet_txs.send_tx.tx_hash).toBe(hash);
+    expect(hop.packet_txs.receive_tx.chain_id).toBe('weft-move-1');
+    expect(hop.packet_txs.error).toBeNull();
+  }, 60_000);
+
+  it('an error ack: STATE_COMPLETED_ERROR once the L1 sender is refunded', async () => {
+    const hash = await sendTransfer(ibc(l1), l1.accounts[1]!, {
+      sourceChannel: 'channel-3',
+      token: { denom: 'uinit', amount: '250' },
+      receiver: 'not-a-bech32-address',
+      timeoutTimestamp: inFuture(devnet.external.cosmos!),
+    });
+    expect((await track('weft-l1-1', hash)).status).toBe(200);
+    const done = await settled('weft-l1-1', hash);
+    expect(done.state).toBe('STATE_COMPLETED_ERROR');
+    expect(done.error.type).toBe('STATUS_ERROR_TRANSFER');
+    expect(done.transfer_asset_release).toEqual({
+      chain_id: 'weft-l1-1',
+      denom: 'uinit',
+      amount: '250',
+      released: true,
+    });
+    const hop = done.transfer_sequence[0].ibc_transfer;
+    expect(hop).toMatchObject({ to_chain_id: 'weft-cosmos-1', state: 'TRANSFER_FAILURE' });
+    expect(hop.packet_txs.error.type).toBe('PACKET_ERROR_ACKNOWLEDGEMENT');
+    expect(hop.packet_txs.receive_tx.chain_id).toBe('weft-cosmos-1');
+    expect(hop.packet_txs.acknowledge_tx.chain_id).toBe('weft-l1-1');
+  }, 60_000);
+
+  it('a timeout while the relayer is paused: PENDING, then STATE_COMPLETED_ERROR with the timeout tx', async () => {
+    const wasm = devnet.rollups.find((r) => r.vm === 'wasm')!;
+    expect(await control(devnet, 'weft_pauseRelayer', ['ibc'])).toMatchObject({ paused: true });
+    const timeout = latestTimeNs(wasm.chain) + 2_000_000_000n;
+    const hash = await sendTransfer(ibc(l1), l1.accounts[2]!, {
+      sourceChannel: 'channel-2',
+      token: { denom: 'uinit', amount: '300' },
+      receiver: wasm.accounts[0]!.address,
+      timeoutTimestamp: timeout,
+    });
+    expect((await track('weft-l1-1', hash)).status).toBe(200);
+    await until('pending', async () => (await status('weft-l1-1', hash)).body.state === 'STATE_PENDING');
+    expect((await status('weft-l1-1', hash)).body.transfer_sequence[0].ibc_transfer.state).toBe(
+      'TRANSFER_PENDING',
+    );
+    await until(
+      'the timeout passes on the rollup',
+      async () => latestTimeNs(wasm.chain) > timeout + 1_000_000_000n,
+    );
+    expect(await control(devnet, 'weft_resumeRelayer', ['ibc'])).toMatchObject({ paused: false });
+    const done = await settled('weft-l1-1', hash);
+    expect(done.state).toBe('STATE_COMPLETED_ERROR');
+    expect(done.transfer_asset_release).toMatchObject({
+      chain_id: 'weft-l1-1',
+      denom: 'uinit',
+      released: true,
+    });
+    const hop = done.transfer_sequence[0].ibc_transfer;
+    expect(hop.state).toBe('TRANSFER_FAILURE');
+    expect(hop.packet_txs.error.type).toBe('PACKET_ERROR_TIMEOUT');
+    expect(hop.packet_txs.timeout_tx.chain_id).toBe('weft-l1-1');
+    expect(hop.packet_txs.receive_tx).toBeNull();
+  }, 60_000);
+
+  it('a two-hop forward, rollup → L1 → external Cosmos chain: both hops, released on the Cosmos chain', async () => {
+    const move = devnet.rollups.find((r) => r.vm === 'move')!;
+    const cosmos = devnet.external.cosmos!;
+    const hash = await sendTransfer(ibc(move), move.accounts[0]!, {
+      sourceChannel: 'channel-0',
+      token: { denom: 'umin', amount: '700' },
+      receiver: 'pfm',
+      timeoutTimestamp: inFuture(l1),
+      memo: JSON.stringify({
+        forward: {
+          receiver: cosmos.accounts[0]!.address,
+          port: 'transfer',
+          channel: 'channel-3',
+          timeout: '10m',
+          retries: 0,
+        },
+      }),
+    });
+    expect((await track('weft-move-1', hash)).status).toBe(200);
+    const done = await settled('weft-move-1', hash);
+    expect(done.state).toBe('STATE_COMPLETED_SUCCESS');
+    expect(
+      done.transfer_sequence.map((e: any) => [e.ibc_transfer.from_chain_id, e.ibc_transfer.to_chain_id]),
+    ).toEqual([
+      ['weft-move-1', 'weft-l1-1'],
+      ['weft-l1-1', 'weft-cosmos-1'],
+    ]);
+    expect(done.transfers).toHaveLength(1);
+    expect(done.transfer_sequence[1].ibc_transfer.state).toBe('TRANSFER_SUCCESS');
+    expect(done.transfer_sequence[1].ibc_transfer.packet_txs.send_tx).toEqual(
+      done.transfer_sequence[0].ibc_transfer.packet_txs.receive_tx,
+    );
+    expect(done.transfer_asset_release).toEqual({
+      chain_id: 'weft-cosmos-1',
+      denom: localDenom('transfer/channel-0/transfer/channel-1/umin'),
+      amount: '700',
+      released: true,
+    });
+  }, 60_000);
 });

@@ -7,8 +7,9 @@ import type { ChainTx, TransferProgress } from './types.js';
 
 /**
  * The state machine on evidence as the chains write it (ABCI events with ibc-go's, ICS-20's and OPinit's
- * attributes), for the paths the full network cannot drive yet: IBC success, error ack, timeout and a
- * two-hop forward, a failed deposit refunded through a withdrawal, an abandoned transfer.
+ * attributes), in any order: IBC success, error ack, timeout, a two-hop forward succeeding or failing on
+ * its second hop, a failed deposit refunded through a withdrawal (which the devnet's executor does not
+ * produce on demand), a submitted and an abandoned transfer.
  */
 
 const chains = chainDirectory([
