@@ -47,6 +47,7 @@ beforeAll(async () => {
     pollMs: 100,
     leaseMs: 3_000,
     abandonAfterMs: 8_000,
+    unseenAfterMs: 8_000,
   });
   app = Fastify();
   await app.register(trackingRoutes({ tracker }));
@@ -219,6 +220,20 @@ describe('tracking on the full network', () => {
     const done = await settled(l1.chain.info.chainId, hash);
     expect(done.state).toBe('STATE_COMPLETED_SUCCESS');
   }, 60_000);
+
+  it('keeps a tx not on chain in STATE_SUBMITTED, then abandons it', async () => {
+    const hash = 'CD'.repeat(32);
+    expect((await track('weft-l1-1', hash)).status).toBe(200);
+    const submitted = (await status('weft-l1-1', hash)).body;
+    expect(submitted).toMatchObject({
+      state: 'STATE_SUBMITTED',
+      status: 'STATE_SUBMITTED',
+      transfer_sequence: [],
+    });
+    const abandoned = await settled('weft-l1-1', hash, 20_000);
+    expect(abandoned.state).toBe('STATE_ABANDONED');
+    expect(abandoned.error.message).toMatch(/^source tx not seen on weft-l1-1/);
+  }, 30_000);
 
   it('answers JSON errors: an untracked tx, a bad hash, an unknown chain', async () => {
     const untracked = await status('weft-l1-1', 'AB'.repeat(32));

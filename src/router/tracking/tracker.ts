@@ -261,10 +261,18 @@ export async function startTracker(options: TrackerOptions): Promise<Tracker> {
       else if (!source) void serial(entry, () => discover(entry));
     }
   };
+  // Rounds run one after another; asks made while one waits to start join it (a burst of tracks is one round).
+  let queued: Promise<void> | undefined;
   const claimNow = () => {
-    claiming = claiming.then(claimRound).catch((err) => {
+    if (queued) return queued;
+    const round = claiming.then(() => {
+      queued = undefined;
+      return claimRound();
+    });
+    claiming = round.catch((err) => {
       logger.warn({ err: errorMessage(err) }, 'tracking: claiming transfers failed; retrying');
     });
+    queued = claiming;
     return claiming;
   };
   await claimNow();
