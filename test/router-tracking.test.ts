@@ -21,8 +21,9 @@ import {
 
 /**
  * Tracking on the full network, on the embedded store: OPinit deposits signed by cosmjs (one plain,
- * one whose hook fails), an OFT transfer signed by viem, a failed source tx, and a deposit stalled by
- * pausing its executor, each followed through the HTTP routes to its terminal state.
+ * one whose hook fails), an OFT transfer signed by viem, a failed source tx, a deposit stalled by pausing
+ * its executor, a tx never on chain, IBC transfers (plain, error ack, timeout, two-hop forward), each
+ * followed through the HTTP routes to its terminal state; and a restart that resumes a pending transfer.
  */
 
 let network: Awaited<ReturnType<typeof trackingDevnet>>;
@@ -383,6 +384,48 @@ describe('tracking IBC transfers on the full network', () => {
       chain_id: 'weft-cosmos-1',
       denom: localDenom('transfer/channel-0/transfer/channel-1/umin'),
       amount: '700',
+      released: true,
+    });
+  }, 60_000);
+});
+
+describe('a tracker restarted on the embedded store', () => {
+  it('resumes a pending deposit whose finalize landed while it was down', async () => {
+    const wasm = devnet.rollups.find((r) => r.vm === 'wasm')!;
+    expect(await control(devnet, 'weft_pauseRelayer', ['opinit-executor-weft-wasm-1'])).toMatchObject({
+      paused: true,
+    });
+    const wallet = await depositor(l1, l1.accounts[0]!);
+    const hash = await wallet.deposit({ bridgeId: 3n, to: wasm.accounts[2]!.address, amount: '88' });
+    wallet.close();
+    expect((await track('weft-l1-1', hash)).status).toBe(200);
+    await until('pending', async () => (await tracker.status('weft-l1-1', hash)).state === 'STATE_PENDING');
+
+    await app.close();
+    await tracker.stop();
+    const before = wasm.chain.latestHeight();
+    expect(await control(devnet, 'weft_resumeRelayer', ['opinit-executor-weft-wasm-1'])).toMatchObject({
+      paused: false,
+    });
+    await until('blocks while stopped', async () => wasm.chain.latestHeight() >= before + 20);
+
+    // Keeping 5 blocks in memory, the restarted tracker reads the finalize again from the transfer's heights.
+    tracker = await startTracker({
+      db,
+      chains,
+      logger: silentLogger(),
+      pollMs: 100,
+      leaseMs: 3_000,
+      retainBlocks: 5,
+    });
+    const done = await until('completed after the restart', async () => {
+      const s = await tracker.status('weft-l1-1', hash);
+      return s.status === 'STATE_COMPLETED' ? s : undefined;
+    });
+    expect(done.state).toBe('STATE_COMPLETED_SUCCESS');
+    expect(done.transfer_asset_release).toMatchObject({
+      chain_id: 'weft-wasm-1',
+      amount: '88',
       released: true,
     });
   }, 60_000);
