@@ -1,3 +1,4 @@
+import { concatHex, numberToHex, pad } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { type AbciEvent, eventsOfCosmosTx } from './chain-events.js';
 import { applyTx, chainDirectory, hopsOfSourceTx } from './evidence.js';
@@ -216,6 +217,71 @@ describe('the tracking state machine', () => {
       status: 'STATE_COMPLETED',
       transfer_asset_release: { chain_id: 'l1-1', released: true },
       error: { type: 'STATUS_ERROR_TRANSFER', message: 'deposit failed; blocked address' },
+    });
+  });
+
+  it('a withdrawal: OPINIT_TRANSFER_SENT until it is claimed on the L1, then released there', () => {
+    const p = started('l2-1', [
+      ev('initiate_token_withdrawal', {
+        l2_sequence: '9',
+        denom: 'l2/ab',
+        base_denom: 'uinit',
+        amount: '40',
+      }),
+    ]);
+    expect(p.hops[0]).toMatchObject({ direction: 'withdrawal', bridgeId: '7', toChainId: 'l1-1' });
+    expect(status(p)).toMatchObject({
+      state: 'STATE_PENDING',
+      next_blocking_transfer: { transfer_sequence_index: 0 },
+    });
+    apply(p, 'l1-1', [ev('finalize_token_withdrawal', { bridge_id: '7', l2_sequence: '8' })]);
+    expect(status(p).state).toBe('STATE_PENDING');
+    apply(p, 'l1-1', [ev('finalize_token_withdrawal', { bridge_id: '7', l2_sequence: '9' })]);
+    expect(status(p)).toMatchObject({
+      state: 'STATE_COMPLETED_SUCCESS',
+      transfer_asset_release: { chain_id: 'l1-1', denom: 'uinit', amount: '40', released: true },
+    });
+  });
+
+  it('an OFT send from the Move side: a failed delivery is kept as error_tx until a retry delivers it', () => {
+    const sender = pad('0x01', { size: 32 });
+    const payload = concatHex([
+      numberToHex(1, { size: 1 }),
+      numberToHex(5n, { size: 8 }),
+      numberToHex(30_001, { size: 4 }),
+      sender,
+      numberToHex(30_002, { size: 4 }),
+      pad('0x02', { size: 32 }),
+      pad('0xaa', { size: 32 }),
+      pad('0x03', { size: 32 }),
+      numberToHex(1_000_000n, { size: 8 }),
+    ]);
+    const p = started('l1-1', [ev('PacketSent', { encodedPayload: payload })]);
+    expect(p.hops[0]).toMatchObject({
+      kind: 'omnichain',
+      srcEid: 30_001,
+      dstEid: 30_002,
+      nonce: '5',
+      amount: '1000000',
+    });
+    const origin = { srcEid: '30001', sender, nonce: '5' };
+    apply(p, 'b-1', [ev('PacketVerified', origin)]);
+    apply(p, 'b-1', [ev('LzReceiveAlert', { ...origin, reason: 'paused' })]);
+    const failing = status(p);
+    expect(failing.state).toBe('STATE_PENDING');
+    expect(failing.transfer_sequence[0]).toMatchObject({
+      layer_zero_transfer: {
+        state: 'LAYER_ZERO_TRANSFER_SENT',
+        to_chain_id: 'b-1',
+        txs: { error_tx: { chain_id: 'b-1' } },
+      },
+    });
+    apply(p, 'b-1', [ev('PacketDelivered', origin)]);
+    expect(status(p)).toMatchObject({
+      state: 'STATE_COMPLETED_SUCCESS',
+      transfer_sequence: [
+        { layer_zero_transfer: { state: 'LAYER_ZERO_TRANSFER_RECEIVED', txs: { error_tx: null } } },
+      ],
     });
   });
 
