@@ -241,10 +241,12 @@ export async function startTracker(options: TrackerOptions): Promise<Tracker> {
 
   let claiming: Promise<void> = Promise.resolve();
   const claimRound = async () => {
-    const rows = await store.claim(owner, leaseMs, maxHeld);
-    const claimed = new Set(rows.map((r) => r.id));
-    for (const entry of [...held.values()]) if (!claimed.has(entry.transfer.id)) drop(entry);
-    for (const row of rows) if (!held.has(row.id)) take(row);
+    const kept = await store.renew(owner, leaseMs);
+    for (const entry of [...held.values()]) if (!kept.has(entry.transfer.id)) drop(entry);
+    const unloaded = [...kept].filter((id) => !held.has(id));
+    for (const row of await store.load(unloaded)) if (!held.has(row.id)) take(row);
+    for (const row of await store.claim(owner, leaseMs, maxHeld - held.size))
+      if (!held.has(row.id)) take(row);
     const now = Date.now();
     for (const entry of held.values()) {
       const { source } = entry.transfer.progress;

@@ -9,9 +9,10 @@ import {
 
 /**
  * The tracking table (`migrations/`), in its own schema of the indexer's database. Leases make each
- * transfer advanced by one process at a time: `claim` takes rows nobody holds, whose lease lapsed, or
- * that the caller already holds (renewing them), with `FOR UPDATE SKIP LOCKED` so concurrent claimers
- * never block on or share a row; `advance` writes only while the caller's lease is still valid.
+ * transfer advanced by one process at a time: `renew` extends the caller's leases (ids only, so holding
+ * many transfers costs little), `claim` takes rows nobody holds or whose lease lapsed, with
+ * `FOR UPDATE SKIP LOCKED` so concurrent claimers never block on or share a row; `advance` writes only
+ * while the caller's lease is still valid.
  */
 
 /** The schema the router keeps its tables in unless told otherwise. */
@@ -51,7 +52,11 @@ export interface TransferStore {
   /** Puts an abandoned transfer back in flight (tracking it again is a retry). */
   revive(id: string): Promise<void>;
   get(chainId: string, txHash: string): Promise<TrackedTransfer | undefined>;
-  /** Leases up to `limit` transfers in flight for `owner`: unheld, lapsed, or its own (renewed). */
+  /** Extends every lease `owner` still holds; answers their ids (a transfer taken over is not among them). */
+  renew(owner: string, leaseMs: number): Promise<Set<string>>;
+  /** Transfers by id (those a renewal found held by this owner but not yet loaded, e.g. after a restart). */
+  load(ids: readonly string[]): Promise<TrackedTransfer[]>;
+  /** Leases up to `limit` more transfers in flight for `owner`: unheld, or whose lease lapsed. */
   claim(owner: string, leaseMs: number, limit: number): Promise<TrackedTransfer[]>;
   /**
    * Writes a transfer's new progress and state if `owner` still holds its lease; false when it does not
@@ -97,13 +102,30 @@ export function createTransferStore(db: Db): TransferStore {
       );
       return rows[0] ? fromRow(rows[0]) : undefined;
     },
+    async renew(owner, leaseMs) {
+      const rows = await db.query<{ id: string }>(
+        `UPDATE tracked_transfer SET lease_until = now() + ($2::int8 * interval '1 millisecond')
+         WHERE owner = $1 AND NOT terminal
+         RETURNING id`,
+        [owner, leaseMs],
+      );
+      return new Set(rows.map((r) => String(r.id)));
+    },
+    async load(ids) {
+      if (ids.length === 0) return [];
+      const rows = await db.query<Row>(`SELECT ${COLUMNS} FROM tracked_transfer WHERE id = ANY($1::int8[])`, [
+        ids,
+      ]);
+      return rows.map(fromRow);
+    },
     async claim(owner, leaseMs, limit) {
+      if (limit <= 0) return [];
       const rows = await db.query<Row>(
         `UPDATE tracked_transfer t
          SET owner = $1, lease_until = now() + ($2::int8 * interval '1 millisecond')
          WHERE t.id IN (
            SELECT id FROM tracked_transfer
-           WHERE NOT terminal AND (owner = $1 OR lease_until IS NULL OR lease_until < now())
+           WHERE NOT terminal AND (lease_until IS NULL OR lease_until < now())
            ORDER BY lease_until NULLS FIRST, id
            LIMIT $3
            FOR UPDATE SKIP LOCKED)
