@@ -11,6 +11,7 @@ const benches: Record<string, () => Promise<{ run: (argv: string[]) => Promise<u
   store: () => import('./store.js'),
   dev: () => import('./dev.js'),
   'pglite-memory': () => import('./pglite-memory.js'),
+  tracking: () => import('./tracking.js'),
 };
 
 const [name, ...argv] = process.argv.slice(2);

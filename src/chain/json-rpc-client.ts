@@ -29,6 +29,10 @@ export interface JsonRpcClient {
   blockNumber(signal?: AbortSignal): Promise<number>;
   /** `eth_getBlockReceipts`; a height the node does not serve yet gives a FutureHeightError. */
   blockReceipts(height: number, signal?: AbortSignal): Promise<Array<Record<string, any>>>;
+  /** Seconds since the epoch of a block (`eth_getBlockByNumber` without txs). */
+  blockTimestamp(height: number, signal?: AbortSignal): Promise<number>;
+  /** `eth_getTransactionReceipt`: the receipt, or null while the node has none. */
+  transactionReceipt(hash: string, signal?: AbortSignal): Promise<Record<string, any> | null>;
   /** `debug_traceBlockByNumber` with callTracer: one entry per Ethereum tx, in block order. */
   traceBlock(height: number, signal?: AbortSignal): Promise<BlockTrace[]>;
   /**
@@ -157,6 +161,14 @@ export function createJsonRpcClient(urls: readonly string[], options: JsonRpcCli
         throw new FutureHeightError(`receipts of height ${height}: the node has no such block yet`);
       }
       return result;
+    },
+    async blockTimestamp(height, signal) {
+      const block = await call('eth_getBlockByNumber', [hex(height), false], { signal });
+      if (!block) throw new FutureHeightError(`block ${height}: the node has no such block yet`);
+      return Number(block.timestamp);
+    },
+    async transactionReceipt(hash, signal) {
+      return (await call('eth_getTransactionReceipt', [hash], { signal })) ?? null;
     },
     traceBlock: (height, signal) =>
       call('debug_traceBlockByNumber', [hex(height), { tracer: 'callTracer' }], {

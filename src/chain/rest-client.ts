@@ -77,6 +77,8 @@ export interface RestClient {
   balances(address: string, height: number, signal?: AbortSignal): Promise<Coin[]>;
   /** `/opinit/opchild/v1/validator/{valoper}` → `validator` (`moniker`, `operator_address`, …). */
   validator(valoper: string, signal?: AbortSignal): Promise<Record<string, any>>;
+  /** `GetTx` by hash → `tx_response` (code, height, timestamp, events), or undefined while the node has none. */
+  txResponse(hash: string, signal?: AbortSignal): Promise<Record<string, any> | undefined>;
 }
 
 const HEIGHT_HEADER = 'x-cosmos-block-height';
@@ -266,6 +268,15 @@ export function createRestClient(urls: readonly string[], options: RestClientOpt
     async validator(valoper, signal) {
       const json = await get(`/opinit/opchild/v1/validator/${valoper}`, { signal });
       return json.validator;
+    },
+    async txResponse(hash, signal) {
+      try {
+        const json = await get(`/cosmos/tx/v1beta1/txs/${encodeURIComponent(hash)}`, { signal });
+        return json.tx_response;
+      } catch (err) {
+        if (err instanceof NodeQueryError && (err.httpStatus === 404 || err.nodeCode === 5)) return undefined;
+        throw err;
+      }
     },
   };
 }

@@ -1,0 +1,298 @@
+import { decodeEventLog, type Hex, parseAbi, size, sliceHex, toEventSelector } from 'viem';
+import type { ChainTx } from './types.js';
+
+/**
+ * The events a transfer moves by, read from a tx's ABCI events (IBC, OPinit, the omnichain bridge's Move
+ * side) or from EVM logs (the omnichain endpoint and OFT contracts). Each carries the key the tracker
+ * indexes transfers in flight by, so one block is matched against every transfer with map lookups.
+ */
+export type TrackEvent =
+  | {
+      type: 'ibc_send' | 'ibc_recv' | 'ibc_write_ack' | 'ibc_ack' | 'ibc_timeout';
+      packet: PacketId;
+      /** `send_packet`: the ICS-20 packet data; `write_acknowledgement`: the ack's error, if any. */
+      denom?: string;
+      amount?: string;
+      ackError?: string;
+      msgIndex?: string;
+    }
+  | {
+      type: 'op_deposit';
+      bridgeId: string;
+      sequence: string;
+      l1Denom: string;
+      l2Denom: string;
+      amount: string;
+    }
+  | { type: 'op_finalize'; sequence: string; denom: string; success: boolean; reason?: string }
+  | { type: 'op_withdraw'; sequence: string; denom: string; baseDenom: string; amount: string }
+  | { type: 'op_claim'; bridgeId: string; sequence: string }
+  | {
+      type: 'omni_sent';
+      guid: string;
+      srcEid: number;
+      dstEid: number;
+      sender: string;
+      nonce: string;
+      amount?: string;
+    }
+  | { type: 'omni_verified' | 'omni_delivered'; srcEid: number; sender: string; nonce: string }
+  | { type: 'omni_alert'; srcEid: number; sender: string; nonce: string; reason: string };
+
+export interface PacketId {
+  srcPort: string;
+  srcChannel: string;
+  dstPort: string;
+  dstChannel: string;
+  sequence: string;
+}
+
+/** An event with the tx it happened in. */
+export type SeenEvent = TrackEvent & { tx: ChainTx };
+
+export interface AbciEvent {
+  type: string;
+  attributes?: Array<{ key: string; value?: string | null }>;
+}
+
+const attrs = (event: AbciEvent): Record<string, string> => {
+  const out: Record<string, string> = {};
+  for (const a of event.attributes ?? []) out[a.key] = a.value ?? '';
+  return out;
+};
+
+const packetOf = (a: Record<string, string>): PacketId => ({
+  srcPort: a.packet_src_port ?? '',
+  srcChannel: a.packet_src_channel ?? '',
+  dstPort: a.packet_dst_port ?? '',
+  dstChannel: a.packet_dst_channel ?? '',
+  sequence: a.packet_sequence ?? '',
+});
+
+/** The error of an ICS-04 acknowledgement (`{"error": …}`), or undefined for a result. */
+function ackErrorOf(ack: string): string | undefined {
+  try {
+    const json = JSON.parse(ack) as { error?: string; result?: string };
+    return json.error !== undefined ? json.error || 'error acknowledgement' : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function ics20Data(text: string | undefined): { denom?: string; amount?: string } {
+  try {
+    const json = JSON.parse(text ?? '') as { denom?: string; amount?: string };
+    return { denom: json.denom, amount: json.amount };
+  } catch {
+    return {};
+  }
+}
+
+const IBC_TYPES: Record<string, 'ibc_send' | 'ibc_recv' | 'ibc_write_ack' | 'ibc_ack' | 'ibc_timeout'> = {
+  send_packet: 'ibc_send',
+  recv_packet: 'ibc_recv',
+  write_acknowledgement: 'ibc_write_ack',
+  acknowledge_packet: 'ibc_ack',
+  timeout_packet: 'ibc_timeout',
+};
+
+/** The transfer events among a Cosmos tx's ABCI events, in their order. */
+export function eventsOfCosmosTx(events: readonly AbciEvent[]): TrackEvent[] {
+  const out: TrackEvent[] = [];
+  for (const event of events) {
+    const ibc = IBC_TYPES[event.type];
+    if (ibc) {
+      const a = attrs(event);
+      const data = ibc === 'ibc_send' ? ics20Data(a.packet_data) : {};
+      out.push({
+        type: ibc,
+        packet: packetOf(a),
+        ...data,
+        ackError: ibc === 'ibc_write_ack' ? ackErrorOf(a.packet_ack ?? '') : undefined,
+        msgIndex: a.msg_index,
+      });
+      continue;
+    }
+    const omni = omnichainCosmosEvent(event);
+    if (omni) {
+      out.push(omni);
+      continue;
+    }
+    const a = attrs(event);
+    switch (event.type) {
+      case 'initiate_token_deposit':
+        out.push({
+          type: 'op_deposit',
+          bridgeId: a.bridge_id ?? '',
+          sequence: a.l1_sequence ?? '',
+          l1Denom: a.l1_denom ?? '',
+          l2Denom: a.l2_denom ?? '',
+          amount: a.amount ?? '0',
+        });
+        break;
+      case 'finalize_token_deposit':
+        out.push({
+          type: 'op_finalize',
+          sequence: a.l1_sequence ?? '',
+          denom: a.denom ?? '',
+          success: a.success !== 'false',
+          reason: a.reason || undefined,
+        });
+        break;
+      case 'initiate_token_withdrawal':
+        out.push({
+          type: 'op_withdraw',
+          sequence: a.l2_sequence ?? '',
+          denom: a.denom ?? '',
+          baseDenom: a.base_denom ?? '',
+          amount: a.amount ?? '0',
+        });
+        break;
+      case 'finalize_token_withdrawal':
+        out.push({ type: 'op_claim', bridgeId: a.bridge_id ?? '', sequence: a.l2_sequence ?? '' });
+        break;
+      case 'fungible_token_packet': {
+        // ICS-20 tells an error ack it refunded on by a `fungible_token_packet {error}` after the ack.
+        const last = out.at(-1);
+        if (a.error !== undefined && last?.type === 'ibc_ack')
+          last.ackError = a.error || 'error acknowledgement';
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** The omnichain bridge's Move side emits its events with the EVM contracts' names and fields. */
+function omnichainCosmosEvent(event: AbciEvent): TrackEvent | undefined {
+  const a = attrs(event);
+  switch (event.type) {
+    case 'PacketSent':
+      return sentOfPayload(a.encodedPayload as Hex);
+    case 'OFTSent':
+      return undefined;
+    case 'PacketVerified':
+    case 'PacketDelivered':
+      return {
+        type: event.type === 'PacketVerified' ? 'omni_verified' : 'omni_delivered',
+        srcEid: Number(a.srcEid),
+        sender: bytes32(a.sender),
+        nonce: String(a.nonce ?? ''),
+      };
+    case 'LzReceiveAlert':
+      return {
+        type: 'omni_alert',
+        srcEid: Number(a.srcEid),
+        sender: bytes32(a.sender),
+        nonce: String(a.nonce ?? ''),
+        reason: a.reason ?? '',
+      };
+    default:
+      return undefined;
+  }
+}
+
+const bytes32 = (value: string | undefined): string => {
+  const bare = String(value ?? '')
+    .replace(/^0x/i, '')
+    .toLowerCase();
+  return `0x${bare.padStart(64, '0')}`;
+};
+
+/** A LayerZero v1 packet header: version ‖ nonce ‖ srcEid ‖ sender ‖ dstEid ‖ receiver ‖ guid ‖ message. */
+function sentOfPayload(payload: Hex | undefined): TrackEvent | undefined {
+  if (!payload || !/^0x[0-9a-fA-F]*$/.test(payload) || size(payload) < 113) return undefined;
+  const message = size(payload) > 113 ? sliceHex(payload, 113) : '0x';
+  // The OFT message is `to (bytes32) ‖ amountSD (uint64)`.
+  const amount = size(message) >= 40 ? BigInt(sliceHex(message, 32, 40)).toString() : undefined;
+  return {
+    type: 'omni_sent',
+    nonce: BigInt(sliceHex(payload, 1, 9)).toString(),
+    srcEid: Number(BigInt(sliceHex(payload, 9, 13))),
+    sender: sliceHex(payload, 13, 45).toLowerCase(),
+    dstEid: Number(BigInt(sliceHex(payload, 45, 49))),
+    guid: sliceHex(payload, 81, 113).toLowerCase(),
+    amount,
+  };
+}
+
+const ENDPOINT_ABI = parseAbi([
+  'struct Origin { uint32 srcEid; bytes32 sender; uint64 nonce; }',
+  'event PacketSent(bytes encodedPayload, bytes options, address sendLibrary)',
+  'event PacketVerified(Origin origin, address receiver, bytes32 payloadHash)',
+  'event PacketDelivered(Origin origin, address receiver)',
+  'event LzReceiveAlert(address indexed receiver, address indexed executor, Origin origin, bytes32 guid, uint256 gas, uint256 value, bytes message, bytes extraData, bytes reason)',
+]);
+
+const SELECTORS = new Set(
+  ENDPOINT_ABI.filter((item) => item.type === 'event').map((item) => toEventSelector(item)),
+);
+
+/** The omnichain endpoint events among an EVM receipt's logs. */
+export function eventsOfEvmLogs(logs: ReadonlyArray<{ topics: Hex[]; data: Hex }>): TrackEvent[] {
+  const out: TrackEvent[] = [];
+  for (const log of logs) {
+    if (!log.topics[0] || !SELECTORS.has(log.topics[0])) continue;
+    let decoded: { eventName: string; args?: any };
+    try {
+      decoded = decodeEventLog({ abi: ENDPOINT_ABI, topics: log.topics as [Hex], data: log.data });
+    } catch {
+      continue;
+    }
+    const { eventName, args } = decoded;
+    if (eventName === 'PacketSent') {
+      const sent = sentOfPayload(args.encodedPayload);
+      if (sent) out.push(sent);
+      continue;
+    }
+    const origin = {
+      srcEid: Number(args.origin.srcEid),
+      sender: String(args.origin.sender).toLowerCase(),
+      nonce: String(args.origin.nonce),
+    };
+    if (eventName === 'PacketVerified') out.push({ type: 'omni_verified', ...origin });
+    else if (eventName === 'PacketDelivered') out.push({ type: 'omni_delivered', ...origin });
+    else out.push({ type: 'omni_alert', ...origin, reason: alertReason(args.reason) });
+  }
+  return out;
+}
+
+/** A revert reason as the receiver returned it: the custom error's selector when it is not a string. */
+function alertReason(reason: Hex): string {
+  return reason && reason !== '0x' ? `reverted: ${reason.slice(0, 74)}` : 'reverted';
+}
+
+/**
+ * The key a transfer in flight waits on and an event answers, so a block is matched by lookups.
+ * IBC packets are named by both ends (channel ids repeat across chains); a packet's source side
+ * (ack, timeout) also by the chain that sent it.
+ */
+export function keyOfEvent(event: TrackEvent, chainId: string): string | undefined {
+  switch (event.type) {
+    case 'ibc_recv':
+    case 'ibc_write_ack':
+      return ibcDestinationKey(event.packet);
+    case 'ibc_ack':
+    case 'ibc_timeout':
+      return ibcSourceKey(chainId, event.packet);
+    case 'op_finalize':
+      return opDepositKey(event.denom, event.sequence);
+    case 'op_claim':
+      return opWithdrawalKey(event.bridgeId, event.sequence);
+    case 'omni_verified':
+    case 'omni_delivered':
+    case 'omni_alert':
+      return omnichainKey(event.srcEid, event.sender, event.nonce);
+    default:
+      return undefined;
+  }
+}
+
+export const ibcDestinationKey = (p: PacketId) =>
+  `ibc-dst|${p.srcPort}|${p.srcChannel}|${p.dstPort}|${p.dstChannel}|${p.sequence}`;
+export const ibcSourceKey = (chainId: string, p: PacketId) =>
+  `ibc-src|${chainId}|${p.srcPort}|${p.srcChannel}|${p.sequence}`;
+export const opDepositKey = (l2Denom: string, l1Sequence: string) => `op-dep|${l2Denom}|${l1Sequence}`;
+export const opWithdrawalKey = (bridgeId: string, l2Sequence: string) => `op-wd|${bridgeId}|${l2Sequence}`;
+export const omnichainKey = (srcEid: number, sender: string, nonce: string) =>
+  `omni|${srcEid}|${sender}|${nonce}`;

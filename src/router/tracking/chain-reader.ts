@@ -1,0 +1,142 @@
+import { createHash } from 'node:crypto';
+import { type CometClient, createCometClient } from '../../chain/comet-client.js';
+import { createJsonRpcClient, type JsonRpcClient } from '../../chain/json-rpc-client.js';
+import { createRestClient, type RestClient } from '../../chain/rest-client.js';
+import { type AbciEvent, eventsOfCosmosTx, eventsOfEvmLogs, type TrackEvent } from './chain-events.js';
+import type { ChainTx, TrackedChain } from './types.js';
+
+/**
+ * What the tracker reads of one chain, through the node clients the indexer uses: the head, the transfer
+ * events of a block (CometBFT `/block` + `/block_results`, and on EVM chains the block's receipts), and
+ * one tx by hash (Cosmos REST `GetTx`, or `eth_getTransactionReceipt`).
+ */
+
+export interface TxEvents {
+  tx: ChainTx;
+  events: TrackEvent[];
+}
+
+export interface BlockEvents {
+  height: number;
+  /** Every tx hash of the block, normalised (lowercase, no 0x): source txs awaited are found here. */
+  hashes: string[];
+  /** The txs that carry transfer events. */
+  txs: TxEvents[];
+}
+
+export interface SourceTx {
+  tx: ChainTx;
+  code: number;
+  log: string;
+  events: TrackEvent[];
+}
+
+export interface ChainReader {
+  readonly chain: TrackedChain;
+  head(): Promise<number>;
+  block(height: number): Promise<BlockEvents>;
+  /** The tx, or undefined while the chain has none of that hash. */
+  sourceTx(hash: string): Promise<SourceTx | undefined>;
+  close(): Promise<void>;
+}
+
+export const normalizeHash = (hash: string) => hash.replace(/^0x/i, '').toLowerCase();
+
+const isoOfSeconds = (seconds: number) => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+
+export function createChainReader(chain: TrackedChain, options: { timeoutMs: number }): ChainReader {
+  const comet: CometClient | undefined = chain.rpc ? createCometClient([chain.rpc], options) : undefined;
+  const rest: RestClient | undefined = chain.rest ? createRestClient([chain.rest], options) : undefined;
+  const evm: JsonRpcClient | undefined = chain.jsonRpc
+    ? createJsonRpcClient([chain.jsonRpc], options)
+    : undefined;
+  const chainId = chain.chainId;
+
+  const cosmosBlock = async (height: number): Promise<BlockEvents> => {
+    const [block, results] = await Promise.all([comet!.block(height), comet!.blockResults(height)]);
+    const raw = block.block.data.txs ?? [];
+    const hashes = raw.map((tx) => createHash('sha256').update(Buffer.from(tx, 'base64')).digest('hex'));
+    const time = String(block.block.header.time);
+    const txs: TxEvents[] = [];
+    for (const [i, result] of ((results.txs_results ?? []) as Array<Record<string, any>>).entries()) {
+      if (Number(result.code ?? 0) !== 0) continue;
+      const events = eventsOfCosmosTx((result.events ?? []) as AbciEvent[]);
+      if (events.length === 0) continue;
+      txs.push({ tx: { chainId, txHash: hashes[i]!.toUpperCase(), height, time }, events });
+    }
+    return { height, hashes, txs };
+  };
+
+  const evmBlock = async (height: number, time?: string): Promise<BlockEvents> => {
+    const receipts = await evm!.blockReceipts(height);
+    const hashes = receipts.map((r) => normalizeHash(String(r.transactionHash)));
+    const txs: TxEvents[] = [];
+    for (const receipt of receipts) {
+      if (receipt.status !== '0x1') continue;
+      const events = eventsOfEvmLogs(receipt.logs ?? []);
+      if (events.length === 0) continue;
+      time ??= isoOfSeconds(await evm!.blockTimestamp(height));
+      txs.push({
+        tx: { chainId, txHash: String(receipt.transactionHash).toLowerCase(), height, time },
+        events,
+      });
+    }
+    return { height, hashes, txs };
+  };
+
+  return {
+    chain,
+    async head() {
+      if (comet) return (await comet.status()).latestHeight;
+      return evm!.blockNumber();
+    },
+    async block(height) {
+      if (!comet) return evmBlock(height);
+      const cosmos = await cosmosBlock(height);
+      if (!evm) return cosmos;
+      const eth = await evmBlock(height, cosmos.txs[0]?.tx.time);
+      return { height, hashes: [...cosmos.hashes, ...eth.hashes], txs: [...cosmos.txs, ...eth.txs] };
+    },
+    async sourceTx(hash) {
+      const bare = normalizeHash(hash);
+      if (rest && !hash.startsWith('0x')) {
+        const response = await rest.txResponse(bare.toUpperCase());
+        if (response) {
+          return {
+            tx: {
+              chainId,
+              txHash: String(response.txhash),
+              height: Number(response.height),
+              time: String(response.timestamp),
+            },
+            code: Number(response.code ?? 0),
+            log: String(response.raw_log ?? ''),
+            events: eventsOfCosmosTx((response.events ?? []) as AbciEvent[]),
+          };
+        }
+      }
+      if (evm && bare.length === 64) {
+        const receipt = await evm.transactionReceipt(`0x${bare}`);
+        if (receipt) {
+          const height = Number(receipt.blockNumber);
+          const success = receipt.status === '0x1';
+          return {
+            tx: {
+              chainId,
+              txHash: `0x${bare}`,
+              height,
+              time: isoOfSeconds(await evm.blockTimestamp(height)),
+            },
+            code: success ? 0 : 1,
+            log: success ? '' : 'execution reverted',
+            events: success ? eventsOfEvmLogs(receipt.logs ?? []) : [],
+          };
+        }
+      }
+      return undefined;
+    },
+    async close() {
+      await Promise.all([comet?.endpoints.close(), rest?.endpoints.close(), evm?.endpoints.close()]);
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import { BaseError, GrpcCode } from '../../common/errors.js';
+
+/** The tracking API's errors, with the gRPC codes and texts Skip Go API v2 answers them with. */
+
+/** `GET /v2/tx/status` of a tx nobody asked to track (Skip: 404 `{code: 5, message: "tx not found"}`). */
+export class TxNotTrackedError extends BaseError {
+  override name = 'TxNotTrackedError';
+  constructor(chainId: string, txHash: string) {
+    super('WEFT_ERR_TX_NOT_TRACKED', `tx not found: ${txHash} on ${chainId} is not tracked`, {
+      status: 404,
+      grpcCode: GrpcCode.NOT_FOUND,
+    });
+  }
+}
+
+/** A chain the router does not follow (Skip: 404 `chain ID not supported`). */
+export class ChainNotSupportedError extends BaseError {
+  override name = 'ChainNotSupportedError';
+  constructor(chainId: string) {
+    super('WEFT_ERR_CHAIN_NOT_SUPPORTED', `chain ID not supported: ${chainId}`, {
+      status: 404,
+      grpcCode: GrpcCode.NOT_FOUND,
+    });
+  }
+}
+
+/** A tx hash that is not 32 bytes of hex (with or without 0x). */
+export class InvalidTxHashError extends BaseError {
+  override name = 'InvalidTxHashError';
+  constructor(txHash: string) {
+    super(
+      'WEFT_ERR_INVALID_TX_HASH',
+      `tx is invalid: tx_hash must be 64 hex digits, got ${JSON.stringify(txHash.slice(0, 80))}`,
+      {
+        status: 400,
+        grpcCode: GrpcCode.INVALID_ARGUMENT,
+      },
+    );
+  }
+}

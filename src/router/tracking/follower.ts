@@ -1,0 +1,159 @@
+import { errorMessage } from '../../common/errors.js';
+import type { Logger } from '../../common/logger.js';
+import { keyOfEvent } from './chain-events.js';
+import type { BlockEvents, ChainReader, TxEvents } from './chain-reader.js';
+
+/**
+ * One follower per chain: it reads every new block once and hands it to the tracker, which matches it
+ * against all transfers in flight, so the cost grows with chains and blocks, not with transfers. The
+ * transfer events of the last `retainBlocks` blocks stay in memory by key, so a hop discovered after its
+ * evidence landed (a transfer tracked late, a forward seen on another chain first) is answered at once.
+ * After a restart or a takeover the tracker rewinds a follower to the heights its transfers still wait
+ * on; blocks read again are harmless (evidence is recorded idempotently).
+ */
+
+export interface ChainFollower {
+  readonly chainId: string;
+  /** The next height to be read: evidence at or above it will come through `onBlock`. */
+  nextHeight(): number;
+  /** Buffered txs with an event answering `key`. */
+  recent(key: string): TxEvents[];
+  /** Reads the chain again from `height` (at least), before going on with new blocks. */
+  rewind(height: number): void;
+  /** Resolves once the follower knows the chain's head (its starting height is set). */
+  ready(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface FollowerOptions {
+  reader: ChainReader;
+  onBlock: (block: BlockEvents) => Promise<void>;
+  pollMs: number;
+  retainBlocks: number;
+  /** Blocks read per round before yielding to the poll timer (bounds a catch-up's burst). */
+  batchBlocks?: number;
+  logger: Logger;
+}
+
+export function startChainFollower(options: FollowerOptions): ChainFollower {
+  const { reader, onBlock, pollMs, retainBlocks, logger } = options;
+  const chainId = reader.chain.chainId;
+  const batch = options.batchBlocks ?? 50;
+  const byKey = new Map<string, TxEvents[]>();
+  const keysAt = new Map<number, string[]>();
+  let next = 0;
+  let bufferStart = 0;
+  let rewindTo: number | undefined;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let wake: (() => void) | undefined;
+  let readyResolve!: () => void;
+  const readyPromise = new Promise<void>((resolve) => {
+    readyResolve = resolve;
+  });
+
+  const remember = (block: BlockEvents) => {
+    const keys: string[] = [];
+    for (const tx of block.txs) {
+      for (const event of tx.events) {
+        const key = keyOfEvent(event, chainId);
+        if (!key) continue;
+        const list = byKey.get(key) ?? [];
+        if (!list.some((t) => t.tx.txHash === tx.tx.txHash)) list.push(tx);
+        byKey.set(key, list);
+        keys.push(key);
+      }
+    }
+    if (keys.length > 0) keysAt.set(block.height, [...(keysAt.get(block.height) ?? []), ...keys]);
+  };
+
+  const evictBelow = (height: number) => {
+    for (const [h, keys] of keysAt) {
+      if (h >= height) continue;
+      for (const key of keys) {
+        const list = byKey.get(key)?.filter((t) => t.tx.height !== h);
+        if (list && list.length > 0) byKey.set(key, list);
+        else byKey.delete(key);
+      }
+      keysAt.delete(h);
+    }
+  };
+
+  const read = async (height: number) => {
+    const block = await reader.block(height);
+    remember(block);
+    await onBlock(block);
+  };
+
+  const round = async () => {
+    if (next === 0) {
+      const head = await reader.head();
+      next = Math.max(1, head - retainBlocks + 1);
+      bufferStart = next;
+      if (rewindTo === undefined || rewindTo >= next) rewindTo = undefined;
+      readyResolve();
+    }
+    if (rewindTo !== undefined) {
+      const from = rewindTo;
+      const to = bufferStart;
+      rewindTo = undefined;
+      let h = from;
+      try {
+        for (; h < to && !stopped; h++) await read(h);
+      } catch (err) {
+        // Resume the rewind where it stopped (the read heights stay read, an earlier rewind joins it).
+        rewindTo = Math.min(rewindTo ?? h, h);
+        throw err;
+      }
+      bufferStart = Math.min(bufferStart, from);
+      return;
+    }
+    const head = await reader.head();
+    const last = Math.min(head, next + batch - 1);
+    for (; next <= last && !stopped; next++) await read(next);
+    const floor = next - retainBlocks;
+    if (floor > bufferStart) {
+      evictBelow(floor);
+      bufferStart = floor;
+    }
+  };
+
+  const loop = async () => {
+    while (!stopped) {
+      let busy = false;
+      try {
+        const before = next;
+        await round();
+        busy = rewindTo !== undefined || next - before >= batch;
+      } catch (err) {
+        logger.warn({ chainId, err: errorMessage(err) }, 'tracking: reading the chain failed; retrying');
+      }
+      if (stopped || busy) continue;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        timer = setTimeout(resolve, pollMs);
+      });
+    }
+  };
+  const running = loop();
+
+  return {
+    chainId,
+    nextHeight: () => next,
+    recent: (key) => byKey.get(key) ?? [],
+    rewind(height) {
+      const target = Math.max(1, height);
+      if (next !== 0 && target >= bufferStart) return;
+      rewindTo = rewindTo === undefined ? target : Math.min(rewindTo, target);
+      wake?.();
+    },
+    ready: () => readyPromise,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      wake?.();
+      readyResolve();
+      await running;
+    },
+  };
+}

@@ -1,0 +1,5 @@
+export { ChainNotSupportedError, InvalidTxHashError, TxNotTrackedError } from './errors.js';
+export { trackingRoutes } from './routes.js';
+export { startTracker, type Tracker, type TrackerOptions } from './tracker.js';
+export { createTransferStore, migrateTracking, ROUTER_SCHEMA } from './transfer-store.js';
+export type { TrackedChain, TransactionState } from './types.js';

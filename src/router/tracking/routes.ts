@@ -1,0 +1,71 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { BaseError, errorMessage, GrpcCode } from '../../common/errors.js';
+import { ErrorResponse, StatusQuery, StatusResponse, TrackRequest, TrackResponse } from './schemas.js';
+import type { Tracker } from './tracker.js';
+
+/**
+ * `POST /v2/tx/track` and `GET /v2/tx/status`, as a plugin the router's API server mounts. Errors
+ * answer `{code, message, details}` with Skip's gRPC codes (a request failing its schema is code 3).
+ */
+
+const TAGS = ['Tracking'];
+const errors = { 400: ErrorResponse, 404: ErrorResponse, 500: ErrorResponse, 503: ErrorResponse };
+
+export function trackingRoutes(options: { tracker: Tracker }): FastifyPluginAsync {
+  const { tracker } = options;
+  return async (instance: FastifyInstance) => {
+    const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+
+    app.setErrorHandler((err, _request, reply) => {
+      if (err instanceof BaseError) {
+        const code =
+          err.grpcCode ??
+          (err.status === 404
+            ? GrpcCode.NOT_FOUND
+            : err.status === 400
+              ? GrpcCode.INVALID_ARGUMENT
+              : GrpcCode.INTERNAL);
+        return reply.status(err.status).send({ code, message: err.message, details: [] });
+      }
+      const status = (err as { statusCode?: number }).statusCode ?? 500;
+      if (status >= 400 && status < 500) {
+        return reply
+          .status(status)
+          .send({ code: GrpcCode.INVALID_ARGUMENT, message: errorMessage(err), details: [] });
+      }
+      reply.log.error({ err }, 'tracking route failed');
+      return reply.status(500).send({ code: GrpcCode.INTERNAL, message: 'internal error', details: [] });
+    });
+
+    app.post(
+      '/v2/tx/track',
+      {
+        schema: {
+          tags: TAGS,
+          summary: 'Track a transfer by its source tx',
+          description:
+            'Starts durable tracking of the transfers a source tx initiates (idempotent: tracking a tracked tx answers the same; an abandoned one is tracked again).',
+          body: TrackRequest,
+          response: { 200: TrackResponse, ...errors },
+        },
+      },
+      async (request) => tracker.track(request.body.chain_id, request.body.tx_hash),
+    );
+
+    app.get(
+      '/v2/tx/status',
+      {
+        schema: {
+          tags: TAGS,
+          summary: 'Status of a tracked transfer',
+          description:
+            'The state machine of docs/router.md: per hop `transfer_sequence`, `next_blocking_transfer`, `transfer_asset_release`, `error` and `status`.',
+          querystring: StatusQuery,
+          response: { 200: StatusResponse, ...errors },
+        },
+      },
+      async (request) => tracker.status(request.query.chain_id, request.query.tx_hash),
+    );
+  };
+}

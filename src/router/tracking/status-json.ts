@@ -1,0 +1,121 @@
+import { ibcHopState, type Outcome, type TransferOutcome } from './state.js';
+import type { ChainTx, Hop, TrackedChain, TransferProgress } from './types.js';
+
+/** `GET /v2/tx/status` as Skip Go API v2 answers it (snake_case, every field its clients read). */
+
+export type ExplorerLink = (chainId: string, txHash: string) => string;
+
+/** A chain's explorer page of a tx, or the node's own REST (or JSON-RPC-less) URL when it has none. */
+export function explorerLinks(chains: readonly TrackedChain[]): ExplorerLink {
+  const byId = new Map(chains.map((c) => [c.chainId, c]));
+  return (chainId, txHash) => {
+    const chain = byId.get(chainId);
+    if (chain?.explorerTxUrl) return chain.explorerTxUrl.replace('{hash}', txHash);
+    if (chain?.rest && !txHash.startsWith('0x'))
+      return `${chain.rest.replace(/\/+$/, '')}/cosmos/tx/v1beta1/txs/${txHash}`;
+    return '';
+  };
+}
+
+function chainTx(tx: ChainTx | undefined, link: ExplorerLink) {
+  if (!tx) return null;
+  return {
+    chain_id: tx.chainId,
+    tx_hash: tx.txHash,
+    explorer_link: link(tx.chainId, tx.txHash),
+    on_chain_at: tx.time,
+  };
+}
+
+function transferEvent(hop: Hop, link: ExplorerLink): Record<string, unknown> {
+  const ends = { from_chain_id: hop.fromChainId, to_chain_id: hop.toChainId ?? '' };
+  switch (hop.kind) {
+    case 'ibc': {
+      const errorAck = hop.acknowledge?.error ?? hop.written?.error;
+      const error = hop.timeout
+        ? { type: 'PACKET_ERROR_TIMEOUT', message: 'packet timed out', details: null }
+        : errorAck !== undefined
+          ? {
+              type: 'PACKET_ERROR_ACKNOWLEDGEMENT',
+              message: errorAck,
+              details: { code: 1, message: errorAck },
+            }
+          : null;
+      return {
+        ibc_transfer: {
+          ...ends,
+          src_chain_id: hop.fromChainId,
+          dst_chain_id: hop.toChainId ?? '',
+          state: ibcHopState(hop),
+          packet_txs: {
+            send_tx: chainTx(hop.send, link),
+            receive_tx: chainTx(hop.receive, link),
+            acknowledge_tx: chainTx(hop.acknowledge, link),
+            timeout_tx: chainTx(hop.timeout, link),
+            error,
+          },
+        },
+      };
+    }
+    case 'opinit':
+      return {
+        op_init_transfer: {
+          ...ends,
+          state: hop.receive ? 'OPINIT_TRANSFER_RECEIVED' : 'OPINIT_TRANSFER_SENT',
+          txs: { send_tx: chainTx(hop.send, link), receive_tx: chainTx(hop.receive, link) },
+          op_init_bridge_id: hop.bridgeId ?? null,
+          direction: hop.direction,
+          sequence: hop.sequence,
+          success: hop.receive ? hop.receive.success : null,
+          reason: hop.receive?.reason ?? null,
+        },
+      };
+    case 'omnichain':
+      return {
+        layer_zero_transfer: {
+          ...ends,
+          state: hop.receive ? 'LAYER_ZERO_TRANSFER_RECEIVED' : 'LAYER_ZERO_TRANSFER_SENT',
+          txs: {
+            send_tx: chainTx(hop.send, link),
+            receive_tx: chainTx(hop.receive, link),
+            compose_tx: null,
+            error_tx: hop.receive ? null : chainTx(hop.alert, link),
+          },
+          guid: hop.guid,
+          nonce: hop.nonce,
+          src_eid: hop.srcEid,
+          dst_eid: hop.dstEid,
+        },
+      };
+  }
+}
+
+const blocking = (index: number | null) => (index === null ? null : { transfer_sequence_index: index });
+
+export function statusJson(progress: TransferProgress, outcome: Outcome, link: ExplorerLink) {
+  const events = progress.hops.map((hop) => transferEvent(hop, link));
+  const terminal = ['STATE_COMPLETED_SUCCESS', 'STATE_COMPLETED_ERROR', 'STATE_ABANDONED'].includes(
+    outcome.state,
+  );
+  const transferJson = (t: TransferOutcome) => ({
+    state: terminal && outcome.state === 'STATE_ABANDONED' ? 'STATE_ABANDONED' : t.state,
+    transfer_sequence: t.hops.map((i) => events[i]!),
+    next_blocking_transfer: terminal
+      ? null
+      : blocking(t.nextBlocking === null ? null : t.hops.indexOf(t.nextBlocking)),
+    transfer_asset_release: t.release,
+    error: t.error,
+  });
+  const next = terminal
+    ? null
+    : (outcome.transfers.find((t) => t.nextBlocking !== null)?.nextBlocking ?? null);
+  return {
+    transfers: outcome.transfers.map(transferJson),
+    state: outcome.state,
+    transfer_sequence: events,
+    next_blocking_transfer: blocking(next),
+    transfer_asset_release: outcome.release,
+    error: outcome.error,
+    status: terminal ? 'STATE_COMPLETED' : outcome.state,
+  };
+}

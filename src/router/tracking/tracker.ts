@@ -1,0 +1,313 @@
+import { randomUUID } from 'node:crypto';
+import { errorMessage } from '../../common/errors.js';
+import type { Logger } from '../../common/logger.js';
+import type { Db } from '../../store/db.js';
+import { keyOfEvent } from './chain-events.js';
+import {
+  type BlockEvents,
+  type ChainReader,
+  createChainReader,
+  normalizeHash,
+  type TxEvents,
+} from './chain-reader.js';
+import { ChainNotSupportedError, InvalidTxHashError, TxNotTrackedError } from './errors.js';
+import { applyTx, chainDirectory, hopsOfSourceTx, waitKeys } from './evidence.js';
+import { type ChainFollower, startChainFollower } from './follower.js';
+import { ibcHopState, outcomeOf } from './state.js';
+import { explorerLinks, statusJson } from './status-json.js';
+import { createTransferStore } from './transfer-store.js';
+import { TERMINAL_STATES, type TrackedChain, type TrackedTransfer, type TransferProgress } from './types.js';
+
+export interface TrackerOptions {
+  /** The router's schema of the shared database (`migrateTracking` run on it). */
+  db: Db;
+  chains: readonly TrackedChain[];
+  logger: Logger;
+  /** This process's name in leases (default: a random id). */
+  owner?: string;
+  /** How long a claim holds a transfer; renewed every third of it (default 15 s). */
+  leaseMs?: number;
+  /** Follower poll interval (default 500 ms). */
+  pollMs?: number;
+  /** Blocks of transfer events each follower keeps in memory (default 600). */
+  retainBlocks?: number;
+  /** A transfer without progress this long is abandoned (default 10 min, as Skip). */
+  abandonAfterMs?: number;
+  /** A source tx not seen on its chain this long is abandoned (default 5 min, as Skip). */
+  unseenAfterMs?: number;
+  /** Node request timeout (default 10 s). */
+  timeoutMs?: number;
+  /** Most transfers one process holds (default 100,000). */
+  maxHeld?: number;
+}
+
+export interface Tracker {
+  readonly owner: string;
+  /** `POST /v2/tx/track`: durable and idempotent. */
+  track(chainId: string, txHash: string): Promise<{ tx_hash: string; explorer_link: string }>;
+  /** `GET /v2/tx/status`. */
+  status(chainId: string, txHash: string): Promise<ReturnType<typeof statusJson>>;
+  /** Transfers this process holds a lease on. */
+  held(): number;
+  /** Stops following; `keepLeases` leaves the leases to lapse as a killed process would. */
+  stop(options?: { keepLeases?: boolean }): Promise<void>;
+}
+
+interface Held {
+  transfer: TrackedTransfer;
+  keys: Set<string>;
+  lastProgressMs: number;
+  queue: Promise<void>;
+  dropped: boolean;
+}
+
+/** A short signature of what a status shows: each advance is logged with it. */
+function stepOf(progress: TransferProgress, state: string): string {
+  const hops = progress.hops.map((h) => {
+    if (h.kind === 'ibc') return ibcHopState(h);
+    if (h.kind === 'opinit')
+      return h.receive ? `OPINIT_RECEIVED${h.refund ? '_REFUNDED' : ''}` : 'OPINIT_SENT';
+    return h.receive ? 'LZ_RECEIVED' : h.verify ? 'LZ_VERIFIED' : h.alert ? 'LZ_ALERT' : 'LZ_SENT';
+  });
+  return [state, ...hops].join(' ');
+}
+
+export const validTxHash = (hash: string) => /^(0x)?[0-9a-fA-F]{64}$/.test(hash);
+
+export async function startTracker(options: TrackerOptions): Promise<Tracker> {
+  const { db, chains, logger } = options;
+  const owner = options.owner ?? `router-${randomUUID()}`;
+  const leaseMs = options.leaseMs ?? 15_000;
+  const abandonAfterMs = options.abandonAfterMs ?? 600_000;
+  const unseenAfterMs = options.unseenAfterMs ?? 300_000;
+  const maxHeld = options.maxHeld ?? 100_000;
+  const store = createTransferStore(db);
+  const directory = chainDirectory(chains);
+  const link = explorerLinks(chains);
+  const readers = new Map<string, ChainReader>(
+    chains.map((c) => [c.chainId, createChainReader(c, { timeoutMs: options.timeoutMs ?? 10_000 })]),
+  );
+  const held = new Map<string, Held>();
+  const byKey = new Map<string, Set<string>>();
+  const bySourceHash = new Map<string, string>();
+  let stopped = false;
+
+  const index = (entry: Held) => {
+    const { progress } = entry.transfer;
+    const keys = new Set(progress.hops.flatMap(waitKeys));
+    for (const key of entry.keys) if (!keys.has(key)) byKey.get(key)?.delete(entry.transfer.id);
+    const added = [...keys].filter((k) => !entry.keys.has(k));
+    for (const key of added) {
+      const ids = byKey.get(key) ?? new Set();
+      ids.add(entry.transfer.id);
+      byKey.set(key, ids);
+    }
+    entry.keys = keys;
+    if (progress.source) bySourceHash.delete(entry.transfer.txHash);
+    else bySourceHash.set(entry.transfer.txHash, entry.transfer.id);
+    return added;
+  };
+
+  const drop = (entry: Held) => {
+    entry.dropped = true;
+    for (const key of entry.keys) byKey.get(key)?.delete(entry.transfer.id);
+    bySourceHash.delete(entry.transfer.txHash);
+    held.delete(entry.transfer.id);
+  };
+
+  /** Runs `fn` after the transfer's previous work: one transfer is never advanced by two blocks at once. */
+  const serial = (entry: Held, fn: () => Promise<void>) => {
+    entry.queue = entry.queue.then(async () => {
+      if (entry.dropped || stopped) return;
+      try {
+        await fn();
+      } catch (err) {
+        logger.warn(
+          { id: entry.transfer.id, err: errorMessage(err) },
+          'tracking: advancing a transfer failed',
+        );
+      }
+    });
+    return entry.queue;
+  };
+
+  /** Saves new progress under the lease; losing the lease hands the transfer to its new holder. */
+  const save = async (entry: Held, progress: TransferProgress, progressed: boolean) => {
+    const state = outcomeOf(progress).state;
+    const ok = await store.advance(
+      owner,
+      { id: entry.transfer.id, state, progress },
+      stepOf(progress, state),
+      progressed,
+    );
+    if (!ok) {
+      drop(entry);
+      return;
+    }
+    entry.transfer = { ...entry.transfer, state, progress, version: entry.transfer.version + 1 };
+    if (progressed) entry.lastProgressMs = Date.now();
+    if (TERMINAL_STATES.has(state)) {
+      drop(entry);
+      return;
+    }
+    // Evidence of a new hop (a forward) may already sit in a follower's recent blocks.
+    for (const key of index(entry))
+      for (const f of followers.values()) for (const tx of f.recent(key)) await absorb(entry, tx);
+  };
+
+  const absorb = async (entry: Held, tx: TxEvents) => {
+    const progress = structuredClone(entry.transfer.progress);
+    if (applyTx(progress, tx.tx, tx.events)) await save(entry, progress, true);
+  };
+
+  const discover = async (entry: Held) => {
+    if (entry.transfer.progress.source) return;
+    const found = await readers.get(entry.transfer.chainId)!.sourceTx(entry.transfer.txHash);
+    if (!found || entry.transfer.progress.source) return;
+    const progress: TransferProgress = structuredClone(entry.transfer.progress);
+    progress.source = { ...found.tx, code: found.code, log: found.log || undefined };
+    if (found.code === 0) {
+      progress.hops = hopsOfSourceTx(found.tx, found.events, directory);
+      for (const f of followers.values()) progress.watch[f.chainId] = Math.max(1, f.nextHeight());
+    }
+    await save(entry, progress, true);
+    // What the followers already read of the hops' destinations.
+    if (!entry.dropped) {
+      for (const key of entry.keys)
+        for (const f of followers.values()) for (const tx of f.recent(key)) await absorb(entry, tx);
+    }
+  };
+
+  const onBlock = async (chainId: string, block: BlockEvents) => {
+    const work: Promise<void>[] = [];
+    for (const hash of block.hashes) {
+      const id = bySourceHash.get(hash);
+      const entry = id === undefined ? undefined : held.get(id);
+      if (entry && entry.transfer.chainId === chainId) work.push(serial(entry, () => discover(entry)));
+    }
+    for (const tx of block.txs) {
+      const ids = new Set<string>();
+      for (const event of tx.events) {
+        const key = keyOfEvent(event, chainId);
+        for (const id of (key && byKey.get(key)) || []) ids.add(id);
+      }
+      for (const id of ids) {
+        const entry = held.get(id);
+        if (entry) work.push(serial(entry, () => absorb(entry, tx)));
+      }
+    }
+    await Promise.all(work);
+  };
+
+  const followers = new Map<string, ChainFollower>();
+  for (const reader of readers.values()) {
+    followers.set(
+      reader.chain.chainId,
+      startChainFollower({
+        reader,
+        onBlock: (block) => onBlock(reader.chain.chainId, block),
+        pollMs: options.pollMs ?? 500,
+        retainBlocks: options.retainBlocks ?? 600,
+        logger,
+      }),
+    );
+  }
+  await Promise.all([...followers.values()].map((f) => f.ready()));
+
+  const abandon = async (entry: Held, reason: string) => {
+    const progress = structuredClone(entry.transfer.progress);
+    progress.abandoned = { reason };
+    await save(entry, progress, false);
+  };
+
+  const take = (transfer: TrackedTransfer) => {
+    const entry: Held = {
+      transfer,
+      keys: new Set(),
+      lastProgressMs: Date.parse(transfer.lastProgressAt),
+      queue: Promise.resolve(),
+      dropped: false,
+    };
+    held.set(transfer.id, entry);
+    index(entry);
+    for (const [chainId, height] of Object.entries(transfer.progress.watch))
+      followers.get(chainId)?.rewind(height);
+    void serial(entry, async () => {
+      if (!entry.transfer.progress.source) return discover(entry);
+      for (const key of entry.keys)
+        for (const f of followers.values()) for (const tx of f.recent(key)) await absorb(entry, tx);
+    });
+  };
+
+  let claiming: Promise<void> = Promise.resolve();
+  const claimRound = async () => {
+    const kept = await store.renew(owner, leaseMs);
+    for (const entry of [...held.values()]) if (!kept.has(entry.transfer.id)) drop(entry);
+    const unloaded = [...kept].filter((id) => !held.has(id));
+    for (const row of await store.load(unloaded)) if (!held.has(row.id)) take(row);
+    for (const row of await store.claim(owner, leaseMs, maxHeld - held.size))
+      if (!held.has(row.id)) take(row);
+    const now = Date.now();
+    for (const entry of held.values()) {
+      const { source } = entry.transfer.progress;
+      const idle = now - entry.lastProgressMs;
+      if (!source && idle > unseenAfterMs)
+        void serial(entry, () =>
+          abandon(
+            entry,
+            `source tx not seen on ${entry.transfer.chainId} within ${Math.round(unseenAfterMs / 1000)} s`,
+          ),
+        );
+      else if (source && idle > abandonAfterMs)
+        void serial(entry, () => abandon(entry, `no progress for ${Math.round(abandonAfterMs / 1000)} s`));
+      else if (!source) void serial(entry, () => discover(entry));
+    }
+  };
+  // Rounds run one after another; asks made while one waits to start join it (a burst of tracks is one round).
+  let queued: Promise<void> | undefined;
+  const claimNow = () => {
+    if (queued) return queued;
+    const round = claiming.then(() => {
+      queued = undefined;
+      return claimRound();
+    });
+    claiming = round.catch((err) => {
+      logger.warn({ err: errorMessage(err) }, 'tracking: claiming transfers failed; retrying');
+    });
+    queued = claiming;
+    return claiming;
+  };
+  await claimNow();
+  const claimTimer = setInterval(() => void claimNow(), Math.max(50, Math.floor(leaseMs / 3)));
+
+  const requireChain = (chainId: string) => {
+    if (!readers.has(chainId)) throw new ChainNotSupportedError(chainId);
+  };
+
+  return {
+    owner,
+    async track(chainId, txHash) {
+      requireChain(chainId);
+      if (!validTxHash(txHash)) throw new InvalidTxHashError(txHash);
+      const { transfer, created } = await store.track(chainId, normalizeHash(txHash));
+      if (transfer.state === 'STATE_ABANDONED') await store.revive(transfer.id);
+      if (created || transfer.state === 'STATE_ABANDONED') void claimNow();
+      return { tx_hash: txHash, explorer_link: link(chainId, txHash) };
+    },
+    async status(chainId, txHash) {
+      const transfer = validTxHash(txHash) ? await store.get(chainId, normalizeHash(txHash)) : undefined;
+      if (!transfer) throw new TxNotTrackedError(chainId, txHash);
+      return statusJson(transfer.progress, outcomeOf(transfer.progress), link);
+    },
+    held: () => held.size,
+    async stop({ keepLeases = false } = {}) {
+      stopped = true;
+      clearInterval(claimTimer);
+      await claiming;
+      await Promise.all([...followers.values()].map((f) => f.stop()));
+      await Promise.all([...held.values()].map((e) => e.queue));
+      if (!keepLeases) await store.release(owner).catch(() => undefined);
+      await Promise.all([...readers.values()].map((r) => r.close()));
+    },
+  };
+}

@@ -1,0 +1,172 @@
+import type { Db } from '../../store/db.js';
+import { loadMigrations, migrate } from '../../store/migrate.js';
+import {
+  TERMINAL_STATES,
+  type TrackedTransfer,
+  type TransactionState,
+  type TransferProgress,
+} from './types.js';
+
+/**
+ * The tracking table (`migrations/`), in its own schema of the indexer's database. Leases make each
+ * transfer advanced by one process at a time: `renew` extends the caller's leases (ids only, so holding
+ * many transfers costs little), `claim` takes rows nobody holds or whose lease lapsed, with
+ * `FOR UPDATE SKIP LOCKED` so concurrent claimers never block on or share a row; `advance` writes only
+ * while the caller's lease is still valid.
+ */
+
+/** The schema the router keeps its tables in unless told otherwise. */
+export const ROUTER_SCHEMA = 'router';
+
+export async function migrateTracking(db: Db): Promise<void> {
+  await migrate(db, await loadMigrations(new URL('./migrations/', import.meta.url)));
+}
+
+interface Row {
+  id: string;
+  chain_id: string;
+  tx_hash: string;
+  state: string;
+  progress: TransferProgress;
+  version: number;
+  created_at: string;
+  last_progress_at: string;
+}
+
+const COLUMNS = 'id, chain_id, tx_hash, state, progress, version, created_at, last_progress_at';
+
+const fromRow = (row: Row): TrackedTransfer => ({
+  id: String(row.id),
+  chainId: row.chain_id,
+  txHash: row.tx_hash,
+  state: row.state as TransactionState,
+  progress: row.progress,
+  version: row.version,
+  createdAt: row.created_at,
+  lastProgressAt: row.last_progress_at,
+});
+
+export interface TransferStore {
+  /** Inserts a new transfer (SUBMITTED) or returns the one tracked already; `created` says which. */
+  track(chainId: string, txHash: string): Promise<{ transfer: TrackedTransfer; created: boolean }>;
+  /** Puts an abandoned transfer back in flight (tracking it again is a retry). */
+  revive(id: string): Promise<void>;
+  get(chainId: string, txHash: string): Promise<TrackedTransfer | undefined>;
+  /** Extends every lease `owner` still holds; answers their ids (a transfer taken over is not among them). */
+  renew(owner: string, leaseMs: number): Promise<Set<string>>;
+  /** Transfers by id (those a renewal found held by this owner but not yet loaded, e.g. after a restart). */
+  load(ids: readonly string[]): Promise<TrackedTransfer[]>;
+  /** Leases up to `limit` more transfers in flight for `owner`: unheld, or whose lease lapsed. */
+  claim(owner: string, leaseMs: number, limit: number): Promise<TrackedTransfer[]>;
+  /**
+   * Writes a transfer's new progress and state if `owner` still holds its lease; false when it does not
+   * (another process took it over). `progressed` resets the stall clock.
+   */
+  advance(
+    owner: string,
+    transfer: { id: string; state: TransactionState; progress: TransferProgress },
+    step: string,
+    progressed: boolean,
+  ): Promise<boolean>;
+  /** Gives up the leases `owner` holds (a clean shutdown), so others take them at once. */
+  release(owner: string): Promise<void>;
+}
+
+export function createTransferStore(db: Db): TransferStore {
+  return {
+    async track(chainId, txHash) {
+      const inserted = await db.query<Row>(
+        `INSERT INTO tracked_transfer (chain_id, tx_hash, state, progress)
+         VALUES ($1, $2, 'STATE_SUBMITTED', $3::jsonb)
+         ON CONFLICT (chain_id, tx_hash) DO NOTHING
+         RETURNING ${COLUMNS}`,
+        [chainId, txHash, JSON.stringify({ hops: [], watch: {} } satisfies TransferProgress)],
+      );
+      if (inserted[0]) return { transfer: fromRow(inserted[0]), created: true };
+      const existing = await this.get(chainId, txHash);
+      return { transfer: existing!, created: false };
+    },
+    async revive(id) {
+      await db.query(
+        `UPDATE tracked_transfer
+         SET terminal = false, progress = progress - 'abandoned', last_progress_at = now(), updated_at = now(),
+             state = CASE WHEN progress ? 'source' THEN 'STATE_PENDING' ELSE 'STATE_SUBMITTED' END
+         WHERE id = $1 AND state = 'STATE_ABANDONED'`,
+        [id],
+      );
+    },
+    async get(chainId, txHash) {
+      const rows = await db.query<Row>(
+        `SELECT ${COLUMNS} FROM tracked_transfer WHERE chain_id = $1 AND tx_hash = $2`,
+        [chainId, txHash],
+      );
+      return rows[0] ? fromRow(rows[0]) : undefined;
+    },
+    async renew(owner, leaseMs) {
+      const rows = await db.query<{ id: string }>(
+        `UPDATE tracked_transfer SET lease_until = now() + ($2::int8 * interval '1 millisecond')
+         WHERE owner = $1 AND NOT terminal
+         RETURNING id`,
+        [owner, leaseMs],
+      );
+      return new Set(rows.map((r) => String(r.id)));
+    },
+    async load(ids) {
+      if (ids.length === 0) return [];
+      const rows = await db.query<Row>(`SELECT ${COLUMNS} FROM tracked_transfer WHERE id = ANY($1::int8[])`, [
+        ids,
+      ]);
+      return rows.map(fromRow);
+    },
+    async claim(owner, leaseMs, limit) {
+      if (limit <= 0) return [];
+      const rows = await db.query<Row>(
+        `UPDATE tracked_transfer t
+         SET owner = $1, lease_until = now() + ($2::int8 * interval '1 millisecond')
+         WHERE t.id IN (
+           SELECT id FROM tracked_transfer
+           WHERE NOT terminal AND (lease_until IS NULL OR lease_until < now())
+           ORDER BY lease_until NULLS FIRST, id
+           LIMIT $3
+           FOR UPDATE SKIP LOCKED)
+         RETURNING ${COLUMNS.split(', ')
+           .map((c) => `t.${c}`)
+           .join(', ')}`,
+        [owner, leaseMs, limit],
+      );
+      return rows.map(fromRow);
+    },
+    async advance(owner, transfer, step, progressed) {
+      return db.transaction(async (tx) => {
+        const rows = await tx.query<{ version: number }>(
+          `UPDATE tracked_transfer
+           SET state = $3, progress = $4::jsonb, terminal = $5, version = version + 1, updated_at = now(),
+               last_progress_at = CASE WHEN $6 THEN now() ELSE last_progress_at END,
+               owner = CASE WHEN $5 THEN NULL ELSE owner END,
+               lease_until = CASE WHEN $5 THEN NULL ELSE lease_until END
+           WHERE id = $1 AND owner = $2 AND lease_until > now()
+           RETURNING version`,
+          [
+            transfer.id,
+            owner,
+            transfer.state,
+            JSON.stringify(transfer.progress),
+            TERMINAL_STATES.has(transfer.state),
+            progressed,
+          ],
+        );
+        if (!rows[0]) return false;
+        await tx.query(
+          `INSERT INTO tracked_transfer_step (transfer_id, version, state, step, owner) VALUES ($1, $2, $3, $4, $5)`,
+          [transfer.id, rows[0].version, transfer.state, step, owner],
+        );
+        return true;
+      });
+    },
+    async release(owner) {
+      await db.query(`UPDATE tracked_transfer SET owner = NULL, lease_until = NULL WHERE owner = $1`, [
+        owner,
+      ]);
+    },
+  };
+}
