@@ -1,0 +1,321 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DirectSecp256k1HdWallet, Registry } from '@cosmjs/proto-signing';
+import { AminoTypes, SigningStargateClient } from '@cosmjs/stargate';
+import { Comet38Client } from '@cosmjs/tendermint-rpc';
+import { aminoConverters, protoRegistry } from '@initia/amino-converter';
+import { messages, route, setApiOptions } from '@skip-go/client';
+import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
+import { createPublicClient, createWalletClient, defineChain, type Hex, http, parseAbi } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Devnet, DevnetChain, ExternalEvmChain } from '../src/devnet/devnet.js';
+import type { DevAccount } from '../src/devnet/keys.js';
+import { testDevnet } from '../src/devnet/test-support/devnet.js';
+import { createRouterServer, type RouterServer } from '../src/router/api/server.js';
+import { l2DenomOf } from '../src/router/graph/denoms.js';
+import { loadRegistry } from '../src/router/registry/load.js';
+
+/**
+ * The router against the full devnet, used as wallets use it: route → msgs → each `cosmos_tx` msg
+ * decoded with the Initia amino types (as interwovenkit does) and signed by cosmjs, or the `evm_tx`
+ * sent by viem → broadcast → the recipient's balance grows by the route's `amount_out`. The same
+ * through @skip-go/client, and a flood of malformed requests that must all get JSON 4xx answers.
+ */
+
+const dir = mkdtempSync(join(tmpdir(), 'weft-router-'));
+const aminoTypes = new AminoTypes(aminoConverters);
+// amino-converter types its registry with its own copy of @cosmjs/proto-signing: the same shapes.
+const protos = new Registry(protoRegistry as never);
+const ERC20 = parseAbi(['function balanceOf(address) view returns (uint256)']);
+let devnet: Devnet;
+let l1: DevnetChain;
+let evmRollup: DevnetChain;
+let moveRollup: DevnetChain;
+let eth: ExternalEvmChain;
+let server: RouterServer;
+let url: string;
+
+beforeAll(async () => {
+  devnet = await testDevnet({
+    seed: 'router',
+    vms: ['evm', 'move', 'wasm'],
+    network: 'full',
+    accounts: 3,
+    txsPerBlock: 0,
+    blockTimeMs: 200,
+    registryDir: join(dir, 'registry'),
+    settings: { opinit: { outputIntervalMs: 1_000, finalizationPeriodMs: 2_000 } },
+  });
+  l1 = devnet.l1!;
+  evmRollup = devnet.rollups.find((c) => c.vm === 'evm')!;
+  moveRollup = devnet.rollups.find((c) => c.vm === 'move')!;
+  eth = devnet.external.evm!;
+  devnet.run();
+  await until('first blocks', async () => devnet.all.every((c) => c.chain.latestHeight() >= 2));
+  server = await createRouterServer({ registry: await loadRegistry(join(dir, 'registry')) });
+  url = await server.listen('127.0.0.1', 0);
+}, 120_000);
+
+afterAll(async () => {
+  await server?.close();
+  await devnet?.close();
+  rmSync(dir, { recursive: true, force: true });
+}, 60_000);
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false>, ms = 30_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function post(path: string, body: unknown) {
+  const response = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, json: (await response.json()) as any };
+}
+
+/** interwovenkit's decoding of a `cosmos_tx` msg: the amino type of the proto URL, `fromAmino` of the parsed JSON. */
+function decode(msg: { msg: string; msg_type_url: string }) {
+  const converter = aminoConverters[msg.msg_type_url];
+  if (!converter) throw new Error(`Unsupported message type: ${msg.msg_type_url}`);
+  return aminoTypes.fromAmino({ type: converter.aminoType, value: JSON.parse(msg.msg) });
+}
+
+/** Signs the decoded msgs with cosmjs' SigningStargateClient (direct mode) and broadcasts over CometBFT RPC. */
+async function signAndBroadcast(
+  chain: DevnetChain,
+  from: DevAccount,
+  msgs: Array<{ typeUrl: string; value: any }>,
+) {
+  const wallet = await DirectSecp256k1HdWallet.fromMnemonic(from.mnemonic, { prefix: 'init' });
+  const [signer] = await wallet.getAccounts();
+  const info = (await (
+    await fetch(`${chain.urls.rest}/cosmos/auth/v1beta1/account_info/${signer!.address}`)
+  ).json()) as { info: { account_number: string; sequence: string } };
+  const client = await SigningStargateClient.offline(wallet, { registry: protos, aminoTypes });
+  const gas = 400_000;
+  const fee = {
+    amount: [
+      { denom: chain.chain.info.denom, amount: String(Math.ceil(gas * chain.chain.info.minGasPrice)) },
+    ],
+    gas: String(gas),
+  };
+  const signed = await client.sign(signer!.address, msgs, fee, '', {
+    accountNumber: Number(info.info.account_number),
+    sequence: Number(info.info.sequence),
+    chainId: chain.chain.info.chainId,
+  });
+  const comet = await Comet38Client.connect(chain.urls.rpc);
+  const result = await comet.broadcastTxSync({ tx: TxRaw.encode(signed).finish() });
+  comet.disconnect();
+  expect(result.code, result.log).toBe(0);
+}
+
+const bankBalance = async (chain: DevnetChain, address: string, denom: string) =>
+  BigInt((await chain.chain.balances(address)).find((c) => c.denom === denom)?.amount ?? '0');
+
+const evmChain = (id: number, rpc: string) =>
+  defineChain({
+    id,
+    name: `chain-${id}`,
+    nativeCurrency: { name: 'GAS', symbol: 'GAS', decimals: 18 },
+    rpcUrls: { default: { http: [rpc] } },
+  });
+
+describe('the router on the full devnet', () => {
+  it('routes, builds and delivers an OPinit deposit L1 → EVM rollup signed by cosmjs', async () => {
+    const denom = l2DenomOf('1', 'uinit');
+    const request = {
+      source_asset_denom: 'uinit',
+      source_asset_chain_id: l1.chain.info.chainId,
+      dest_asset_denom: denom,
+      dest_asset_chain_id: evmRollup.chain.info.chainId,
+      amount_in: '250000',
+    };
+    const routed = await post('/v2/fungible/route', request);
+    expect(routed.status).toBe(200);
+    expect(routed.json.operations).toHaveLength(1);
+    expect(routed.json.operations[0].op_init_transfer).toMatchObject({
+      op_init_bridge_id: '1',
+      bridge_id: 'OPINIT',
+    });
+    expect(routed.json).toMatchObject({ txs_required: 1, does_swap: false, required_op_hook: false });
+    // Equal inputs, byte-equal answers.
+    const again = await fetch(`${url}/v2/fungible/route`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(request),
+    });
+    expect(await again.text()).toBe(JSON.stringify(routed.json));
+
+    const sender = l1.accounts[0]!;
+    const recipient = evmRollup.accounts[1]!.address;
+    const built = await post('/v2/fungible/msgs', {
+      ...request,
+      amount_out: routed.json.amount_out,
+      address_list: [sender.address, recipient],
+      operations: routed.json.operations,
+      slippage_tolerance_percent: '1',
+    });
+    expect(built.status, JSON.stringify(built.json)).toBe(200);
+    const tx = built.json.txs[0].cosmos_tx;
+    expect(tx.chain_id).toBe(l1.chain.info.chainId);
+    const msgs = tx.msgs.map(decode);
+    expect(msgs[0].typeUrl).toBe('/opinit.ophost.v1.MsgInitiateTokenDeposit');
+    expect(msgs[0].value).toMatchObject({ sender: sender.address, to: recipient, bridgeId: 1n });
+    const before = await bankBalance(evmRollup, recipient, denom);
+    await signAndBroadcast(l1, sender, msgs);
+    const amountOut = BigInt(routed.json.amount_out);
+    await until(
+      'deposit finalized',
+      async () => (await bankBalance(evmRollup, recipient, denom)) === before + amountOut,
+    );
+  }, 60_000);
+
+  it('forces the OPinit withdrawal with is_op_withdraw: the wait is the finalization period plus the output interval', async () => {
+    const denom = l2DenomOf('2', 'uinit');
+    const routed = await post('/v2/fungible/route', {
+      source_asset_denom: denom,
+      source_asset_chain_id: moveRollup.chain.info.chainId,
+      dest_asset_denom: 'uinit',
+      dest_asset_chain_id: l1.chain.info.chainId,
+      amount_in: '1000',
+      is_op_withdraw: true,
+    });
+    expect(routed.status, JSON.stringify(routed.json)).toBe(200);
+    expect(routed.json.estimated_route_duration_seconds).toBe(2 + 1);
+    expect(routed.json.operations[0].op_init_transfer).toMatchObject({
+      op_init_bridge_id: '2',
+      denom_out: 'uinit',
+    });
+    expect(routed.json.extra_infos).toHaveLength(1);
+    const sender = moveRollup.accounts[0]!.address;
+    const recipient = l1.accounts[2]!.address;
+    const built = await post('/v2/fungible/msgs', {
+      source_asset_denom: denom,
+      source_asset_chain_id: moveRollup.chain.info.chainId,
+      dest_asset_denom: 'uinit',
+      dest_asset_chain_id: l1.chain.info.chainId,
+      amount_in: '1000',
+      address_list: [sender, recipient],
+      operations: routed.json.operations,
+    });
+    expect(built.status, JSON.stringify(built.json)).toBe(200);
+    const [msg] = built.json.txs[0].cosmos_tx.msgs.map(decode);
+    expect(msg.typeUrl).toBe('/opinit.opchild.v1.MsgInitiateTokenWithdrawal');
+    expect(msg.value).toEqual({ sender, to: recipient, amount: { denom, amount: '1000' } });
+    // A withdrawal of an asset the rollup's bridge does not carry has no route.
+    const none = await post('/v2/fungible/route', {
+      source_asset_denom: 'umin',
+      source_asset_chain_id: moveRollup.chain.info.chainId,
+      dest_asset_denom: 'uinit',
+      dest_asset_chain_id: l1.chain.info.chainId,
+      amount_in: '1000',
+      is_op_withdraw: true,
+    });
+    expect(none.status).toBe(400);
+    expect(none.json).toMatchObject({ code: 3, details: [] });
+  });
+
+  it('sends OFT from the EVM rollup to the external EVM chain with the evm_tx, signed by viem', async () => {
+    const members = (
+      devnet.manifest().services.omnichain as {
+        members: Array<{ chain_id: string; oft: Hex; denom: string }>;
+      }
+    ).members;
+    const source = members.find((m) => m.chain_id === evmRollup.chain.info.chainId)!;
+    const target = members.find((m) => m.chain_id === eth.chain.info.chainId)!;
+    const sender = evmRollup.accounts[0]!;
+    const recipient = eth.accounts[2]!.hexAddress as Hex;
+    const request = {
+      source_asset_denom: source.denom,
+      source_asset_chain_id: evmRollup.chain.info.chainId,
+      dest_asset_denom: target.denom,
+      dest_asset_chain_id: eth.chain.info.chainId,
+      amount_in: String(3n * 10n ** 18n + 123n),
+    };
+    const routed = await post('/v2/fungible/route', request);
+    expect(routed.status, JSON.stringify(routed.json)).toBe(200);
+    const op = routed.json.operations[0].layer_zero_transfer;
+    expect(op).toMatchObject({ bridge_id: 'LAYER_ZERO', source_oft_contract_address: source.oft });
+    // Dust below the shared decimals stays with the sender.
+    expect(routed.json.amount_out).toBe(String(3n * 10n ** 18n));
+    expect(routed.json.estimated_fees[0]).toMatchObject({
+      fee_behavior: 'FEE_BEHAVIOR_ADDITIONAL',
+      amount: op.messaging_fee_amount,
+    });
+    const built = await post('/v2/fungible/msgs', {
+      ...request,
+      address_list: [sender.hexAddress, recipient],
+      operations: routed.json.operations,
+    });
+    expect(built.status, JSON.stringify(built.json)).toBe(200);
+    const tx = built.json.txs[0].evm_tx;
+    expect(tx.data).toMatch(/^[0-9a-f]+$/);
+    expect(tx.chain_id).toBe(String(evmRollup.chain.info.evmChainId));
+    expect(tx.required_erc20_approvals).toEqual([]);
+    const chain = evmChain(Number(tx.chain_id), evmRollup.urls.jsonRpc!);
+    const wallet = createWalletClient({
+      chain,
+      transport: http(),
+      account: privateKeyToAccount(sender.privateKey as Hex),
+    });
+    const reader = createPublicClient({ chain, transport: http() });
+    const target_ = createPublicClient({
+      chain: evmChain(eth.chain.info.evmChainId!, eth.urls.jsonRpc),
+      transport: http(),
+    });
+    const balance = () =>
+      target_.readContract({ address: target.oft, abi: ERC20, functionName: 'balanceOf', args: [recipient] });
+    const before = await balance();
+    const hash = await wallet.sendTransaction({ to: tx.to, data: `0x${tx.data}`, value: BigInt(tx.value) });
+    expect((await reader.waitForTransactionReceipt({ hash })).status).toBe('success');
+    await until('OFT delivered', async () => (await balance()) === before + BigInt(routed.json.amount_out));
+  }, 60_000);
+
+  it('answers @skip-go/client: route and messages, camelCased', async () => {
+    setApiOptions({ apiUrl: url });
+    const denom = l2DenomOf('3', 'uinit');
+    const wasmRollup = devnet.rollups.find((c) => c.vm === 'wasm')!;
+    const routed = await route({
+      sourceAssetDenom: 'uinit',
+      sourceAssetChainId: l1.chain.info.chainId,
+      destAssetDenom: denom,
+      destAssetChainId: wasmRollup.chain.info.chainId,
+      amountIn: '5000',
+    });
+    expect(routed?.operations[0]).toMatchObject({ opInitTransfer: { opInitBridgeId: '3' } });
+    expect(routed?.requiredChainAddresses).toEqual([l1.chain.info.chainId, wasmRollup.chain.info.chainId]);
+    const built = await messages({
+      sourceAssetDenom: 'uinit',
+      sourceAssetChainId: l1.chain.info.chainId,
+      destAssetDenom: denom,
+      destAssetChainId: wasmRollup.chain.info.chainId,
+      amountIn: '5000',
+      amountOut: routed!.amountOut,
+      addressList: [l1.accounts[1]!.address, wasmRollup.accounts[1]!.address],
+      operations: routed!.operations,
+      slippageTolerancePercent: '1',
+    });
+    const tx = built?.txs?.[0] as { cosmosTx?: { msgs: Array<{ msg: string; msgTypeUrl: string }> } };
+    const [msg] = tx.cosmosTx!.msgs.map((m) => decode({ msg: m.msg, msg_type_url: m.msgTypeUrl }));
+    expect(msg!.value).toMatchObject({ bridgeId: 3n, to: wasmRollup.accounts[1]!.address });
+    const before = await bankBalance(wasmRollup, wasmRollup.accounts[1]!.address, denom);
+    await signAndBroadcast(l1, l1.accounts[1]!, [msg!]);
+    await until(
+      'deposit finalized',
+      async () =>
+        (await bankBalance(wasmRollup, wasmRollup.accounts[1]!.address, denom)) ===
+        before + BigInt(routed!.amountOut),
+    );
+  }, 60_000);
+});
