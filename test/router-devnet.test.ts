@@ -110,7 +110,7 @@ async function signAndBroadcast(
     gas: String(gas),
   };
   const signed = await client.sign(signer!.address, msgs, fee, '', {
-    accountNumber: Number(info.info.account_number),
+    accountNumber: BigInt(info.info.account_number),
     sequence: Number(info.info.sequence),
     chainId: chain.chain.info.chainId,
   });
@@ -318,4 +318,142 @@ describe('the router on the full devnet', () => {
         before + BigInt(routed!.amountOut),
     );
   }, 60_000);
+
+  it('answers more than 500 malformed requests with JSON and never a 5xx', async () => {
+    const l1Id = l1.chain.info.chainId;
+    const rollupId = evmRollup.chain.info.chainId;
+    const l2 = l2DenomOf('1', 'uinit');
+    const routeBody = {
+      source_asset_denom: 'uinit',
+      source_asset_chain_id: l1Id,
+      dest_asset_denom: l2,
+      dest_asset_chain_id: rollupId,
+      amount_in: '1000',
+    };
+    const operations = (await post('/v2/fungible/route', routeBody)).json.operations;
+    const address = l1.accounts[0]!.address;
+    const valid: Array<[string, Record<string, unknown>]> = [
+      ['/v2/fungible/route', { ...routeBody, is_op_withdraw: false }],
+      [
+        '/v2/fungible/msgs',
+        {
+          ...routeBody,
+          address_list: [address, address],
+          operations,
+          slippage_tolerance_percent: '1',
+          timeout_seconds: '60',
+        },
+      ],
+      [
+        '/v2/fungible/msgs_direct',
+        { ...routeBody, chain_ids_to_addresses: { [l1Id]: address, [rollupId]: address } },
+      ],
+      [
+        '/op-hook',
+        {
+          source_address: address,
+          source_asset_chain_id: l1Id,
+          source_asset_denom: 'uinit',
+          dest_address: address,
+          dest_asset_chain_id: rollupId,
+          dest_asset_denom: l2,
+        },
+      ],
+      ['/v2/info/balances', { chains: { [l1Id]: { address, denoms: ['uinit'] } } }],
+    ];
+    const bad: unknown[] = [
+      null,
+      0,
+      -1,
+      1.5,
+      true,
+      [],
+      {},
+      '',
+      ' ',
+      'x'.repeat(5000),
+      '1e5',
+      '-5',
+      '0x10',
+      'ünï',
+      '../..',
+      'init1qqqq',
+      [[]],
+      { a: { b: {} } },
+    ];
+    const requests: Array<{ method: string; path: string; body?: string; type?: string }> = [];
+    for (const [path, body] of valid) {
+      for (const field of Object.keys(body)) {
+        const { [field]: _, ...without } = body;
+        requests.push({ method: 'POST', path, body: JSON.stringify(without) });
+        for (const value of bad)
+          requests.push({ method: 'POST', path, body: JSON.stringify({ ...body, [field]: value }) });
+      }
+      for (const raw of ['', '{', 'null', '[]', '"x"', '1', '{"a":', '\u0000', '{}'.repeat(100)])
+        requests.push({ method: 'POST', path, body: raw });
+      requests.push({ method: 'POST', path, body: JSON.stringify(body), type: 'text/plain' });
+      requests.push({ method: 'GET', path });
+    }
+    const tampered = [
+      [{ transfer: { channel: 'channel-9' } }],
+      [
+        {
+          op_init_transfer: {
+            ...operations[0].op_init_transfer,
+            op_init_bridge_id: '2',
+            to_chain_id: 'weft-move-1',
+          },
+        },
+      ],
+      [{ swap: {} }],
+      [operations[0], operations[0]],
+    ];
+    for (const ops of tampered)
+      requests.push({
+        method: 'POST',
+        path: '/v2/fungible/msgs',
+        body: JSON.stringify({ ...valid[1]![1], operations: ops }),
+      });
+    for (const query of [
+      'chain_ids=',
+      'chain_ids=%ZZ',
+      'chain_ids=a&chain_ids=b',
+      'include_evm=maybe',
+      `chain_ids=${'x,'.repeat(2000)}`,
+    ])
+      for (const path of ['/v2/info/chains', '/v2/fungible/assets'])
+        requests.push({ method: 'GET', path: `${path}?${query}` });
+    for (const path of ['/v2/fungible/nope', '/v2', '/%', '/op-hook/../x'])
+      requests.push({ method: 'GET', path });
+    expect(requests.length).toBeGreaterThan(500);
+
+    const statuses = new Map<number, number>();
+    for (let i = 0; i < requests.length; i += 25) {
+      await Promise.all(
+        requests.slice(i, i + 25).map(async (r) => {
+          const response = await fetch(`${url}${r.path}`, {
+            method: r.method,
+            ...(r.body === undefined
+              ? {}
+              : { body: r.body, headers: { 'content-type': r.type ?? 'application/json' } }),
+          });
+          const text = await response.text();
+          statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+          expect(response.status, `${r.method} ${r.path} ${r.body?.slice(0, 200)} → ${text}`).toBeLessThan(
+            500,
+          );
+          expect(response.headers.get('content-type')).toMatch(/application\/json/);
+          const json = JSON.parse(text);
+          if (response.status >= 400) {
+            expect(json).toMatchObject({
+              code: expect.any(Number),
+              message: expect.any(String),
+              details: [],
+            });
+          }
+        }),
+      );
+    }
+    expect([...statuses.keys()].every((s) => s < 500)).toBe(true);
+  }, 120_000);
 });
