@@ -22,7 +22,7 @@ export function parseGoDuration(text: string): number {
     seconds += Number(m[1]) * units[m[2]!]!;
     matched += m[0];
   }
-  if (matched !== text || matched === '') throw new Error(`not a duration: ${text}`);
+  if (matched !== text || matched === '') throw new UpstreamError(`not a duration: ${text}`);
   return seconds;
 }
 
@@ -57,7 +57,8 @@ export function createChainFacts(
         known = endpointsOf(rest)
           .request({ path: `/opinit/ophost/v1/bridges/${bridgeId}` }, parseJson)
           .then((json: any) => {
-            const config = json.bridge_config ?? {};
+            const config = json.bridge_config;
+            if (!config) throw new UpstreamError(`the L1 has no OPinit bridge ${bridgeId}`);
             return Math.ceil(
               parseGoDuration(String(config.finalization_period)) +
                 parseGoDuration(String(config.submission_interval)),
