@@ -319,6 +319,131 @@ describe('the router on the full devnet', () => {
     );
   }, 60_000);
 
+  it('puts a checked signed_op_hook into the deposit: the hook runs as the recipient when the deposit lands', async () => {
+    const denom = l2DenomOf('2', 'uinit');
+    const request = {
+      source_asset_denom: 'uinit',
+      source_asset_chain_id: l1.chain.info.chainId,
+      dest_asset_denom: denom,
+      dest_asset_chain_id: moveRollup.chain.info.chainId,
+      amount_in: '4000',
+    };
+    const routed = await post('/v2/fungible/route', request);
+    const recipient = moveRollup.accounts[1]!;
+    const payee = moveRollup.accounts[2]!.address;
+    // The hook: a MsgSend on the rollup signed by the recipient (cosmjs, direct mode, no fee).
+    const wallet = await DirectSecp256k1HdWallet.fromMnemonic(recipient.mnemonic, { prefix: 'init' });
+    const info = (await (
+      await fetch(`${moveRollup.urls.rest}/cosmos/auth/v1beta1/account_info/${recipient.address}`)
+    ).json()) as { info: { account_number: string; sequence: string } };
+    const signer = await SigningStargateClient.offline(wallet, { registry: protos, aminoTypes });
+    const hookTx = await signer.sign(
+      recipient.address,
+      [
+        {
+          typeUrl: '/cosmos.bank.v1beta1.MsgSend',
+          value: {
+            fromAddress: recipient.address,
+            toAddress: payee,
+            amount: [{ denom: 'umin', amount: '777' }],
+          },
+        },
+      ],
+      { amount: [], gas: '200000' },
+      '',
+      {
+        accountNumber: BigInt(info.info.account_number),
+        sequence: Number(info.info.sequence),
+        chainId: moveRollup.chain.info.chainId,
+      },
+    );
+    const hook = Buffer.from(TxRaw.encode(hookTx).finish()).toString('base64');
+    const base = {
+      ...request,
+      address_list: [l1.accounts[2]!.address, recipient.address],
+      operations: routed.json.operations,
+    };
+    for (const wrong of [
+      { signer: payee, hook },
+      { signer: recipient.address, hook: 'not base64!' },
+      { signer: recipient.address, hook: Buffer.from('junk').toString('base64') },
+    ]) {
+      const refused = await post('/v2/fungible/msgs', { ...base, signed_op_hook: wrong });
+      expect(refused.status).toBe(400);
+      expect(refused.json.message).toMatch(/signed_op_hook/);
+    }
+    const built = await post('/v2/fungible/msgs', {
+      ...base,
+      signed_op_hook: { signer: recipient.address, hook },
+    });
+    expect(built.status, JSON.stringify(built.json)).toBe(200);
+    const [msg] = built.json.txs[0].cosmos_tx.msgs.map(decode);
+    expect(Buffer.from(msg.value.data).toString('base64')).toBe(hook);
+    const before = await bankBalance(moveRollup, payee, 'umin');
+    await signAndBroadcast(l1, l1.accounts[2]!, [msg]);
+    await until('hook ran', async () => (await bankBalance(moveRollup, payee, 'umin')) === before + 777n);
+  }, 60_000);
+
+  it('serves CORS for wallets, GET lists both ways, balances from the nodes, OpenAPI, a docs page and metrics', async () => {
+    const preflight = await fetch(`${url}/v2/fungible/route`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://wallet.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,interwovenkit-version',
+      },
+    });
+    expect(preflight.status).toBeLessThan(300);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toContain(
+      'interwovenkit-version',
+    );
+
+    const ids = (q: string) =>
+      fetch(`${url}/v2/info/chains?${q}`).then(async (r) =>
+        ((await r.json()) as any).chains.map((c: any) => c.chain_id),
+      );
+    const two = [l1.chain.info.chainId, eth.chain.info.chainId];
+    expect(await ids(`chain_ids=${two.join(',')}`)).toEqual(two);
+    expect(await ids(`chain_ids=${two[0]}&chain_ids=${two[1]}`)).toEqual(two);
+    const assets = (await (await fetch(`${url}/v2/fungible/assets?chain_ids=${two[1]}`)).json()) as any;
+    expect(Object.keys(assets.chain_to_assets_map)).toEqual([two[1]]);
+    for (const asset of assets.chain_to_assets_map[two[1]!].assets)
+      expect(asset.decimals).toEqual(expect.any(Number));
+
+    const holder = l1.accounts[0]!.address;
+    const balances = await post('/v2/info/balances', {
+      chains: {
+        [l1.chain.info.chainId]: { address: holder, denoms: ['uinit', 'unheld'] },
+        [eth.chain.info.chainId]: { address: eth.accounts[0]!.hexAddress, denoms: [] },
+      },
+    });
+    expect(balances.status, JSON.stringify(balances.json)).toBe(200);
+    expect(balances.json.chains[l1.chain.info.chainId].denoms.uinit.amount).toBe(
+      String(await bankBalance(l1, holder, 'uinit')),
+    );
+    expect(balances.json.chains[l1.chain.info.chainId].denoms.unheld).toMatchObject({ amount: '0' });
+    expect(BigInt(balances.json.chains[eth.chain.info.chainId].denoms.wei.amount)).toBeGreaterThan(0n);
+
+    const doc = (await (await fetch(`${url}/swagger/doc.json`)).json()) as any;
+    for (const path of [
+      '/v2/info/chains',
+      '/v2/fungible/assets',
+      '/v2/fungible/route',
+      '/v2/fungible/msgs',
+      '/v2/fungible/msgs_direct',
+      '/op-hook',
+      '/v2/info/balances',
+    ])
+      expect(doc.paths[path], path).toBeDefined();
+    expect(doc.paths['/v2/fungible/route'].post.requestBody).toBeDefined();
+    const page = await fetch(`${url}/swagger/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    const metrics = await (await fetch(`${url}/metrics`)).text();
+    expect(metrics).toContain('weft_http_requests_total{method="POST",handler="/v2/fungible/route"');
+  });
+
   it('answers more than 500 malformed requests with JSON and never a 5xx', async () => {
     const l1Id = l1.chain.info.chainId;
     const rollupId = evmRollup.chain.info.chainId;
