@@ -1,3 +1,4 @@
+import { apiSettings } from '../api/config.js';
 import { type ConfigSource, loadSettings, logSettings, parse } from '../common/config.js';
 import { ConfigError } from '../common/errors.js';
 import { storeSettings } from '../store/settings.js';
@@ -35,13 +36,7 @@ export const routerSettings = {
     parse: parseNodes,
     default: {} as NodeOverrides,
   },
-  host: {
-    flag: 'host',
-    env: 'HOST',
-    description: 'address to listen on',
-    parse: parse.string,
-    default: '127.0.0.1',
-  },
+  host: apiSettings.host,
   port: { flag: 'port', env: 'PORT', description: 'HTTP port', parse: parse.int(0, 65_535), default: 8090 },
   nodeTimeoutMs: {
     flag: 'node-timeout',

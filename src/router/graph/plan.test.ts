@@ -41,6 +41,10 @@ const L1 = 'weft-l1-1';
 const EVM = 'weft-evm-1';
 const COSMOS = 'weft-cosmos-1';
 
+/** The OFT token from the EVM rollup to the external EVM chain. */
+const oftQuery = (amountIn: bigint) =>
+  query({ sourceChainId: EVM, sourceDenom: ODT_EVM, destChainId: '31337', destDenom: ODT_EVM, amountIn });
+
 const query = (q: Partial<RouteQuery>): RouteQuery => ({
   sourceChainId: L1,
   sourceDenom: 'uinit',
@@ -179,17 +183,7 @@ describe('routes over OPinit and OFT', () => {
   });
 
   it('sends OFT from an EVM endpoint to its peers, dropping dust below the shared decimals', async () => {
-    const plan = await planRoute(
-      graph,
-      facts,
-      query({
-        sourceChainId: EVM,
-        sourceDenom: ODT_EVM,
-        destChainId: '31337',
-        destDenom: ODT_EVM,
-        amountIn: 10n ** 18n + 5n,
-      }),
-    );
+    const plan = await planRoute(graph, facts, oftQuery(10n ** 18n + 5n));
     expect(plan.hops[0]).toMatchObject({ hop: { kind: 'oft' }, amountOut: 10n ** 18n });
     expect(plan.hops[0]!.additionalFee).toBeGreaterThan(0n);
     // To the Move L1 (6 decimals): 18 → 6.
@@ -240,19 +234,7 @@ describe('routes over OPinit and OFT', () => {
     await expect(
       planRoute(graph, facts, query({ sourceDenom: move.denom, destChainId: EVM, destDenom: ODT_EVM })),
     ).rejects.toBeInstanceOf(NoRouteError);
-    await expect(
-      planRoute(
-        graph,
-        facts,
-        query({
-          sourceChainId: EVM,
-          sourceDenom: ODT_EVM,
-          destChainId: '31337',
-          destDenom: ODT_EVM,
-          amountIn: 999n,
-        }),
-      ),
-    ).rejects.toThrow(/amount too small/);
+    await expect(planRoute(graph, facts, oftQuery(999n))).rejects.toThrow(/amount too small/);
   });
 });
 

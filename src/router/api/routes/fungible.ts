@@ -4,7 +4,7 @@ import { RouteRequestError, UnknownAssetError } from '../../errors.js';
 import { hopsOfOperations } from '../../graph/operations.js';
 import { planRoute, pricePath, type RouteQuery } from '../../graph/plan.js';
 import { type ChainAddress, chainAddress } from '../../msgs/addresses.js';
-import { buildMsgs } from '../../msgs/build.js';
+import { buildMsgs, type MsgsOptions } from '../../msgs/build.js';
 import type { RouterContext } from '../context.js';
 import { estimatedFees, routeChainIds, routeJson } from '../route-response.js';
 import {
@@ -56,6 +56,20 @@ function timeoutOf(raw: string | number | undefined): number {
   if (!Number.isInteger(value) || value < 1 || value > MAX_TIMEOUT_SECONDS)
     throw new RouteRequestError(`timeout_seconds must be an integer from 1 to ${MAX_TIMEOUT_SECONDS}`);
   return value;
+}
+
+/** Slippage, IBC timeout and op hook of a `/msgs` or `/msgs_direct` request. */
+function msgsOptions(body: {
+  slippage_tolerance_percent?: string | number;
+  timeout_seconds?: string | number;
+  signed_op_hook?: unknown;
+}): MsgsOptions {
+  return {
+    slippagePercent: slippageOf(body.slippage_tolerance_percent),
+    timeoutSeconds: timeoutOf(body.timeout_seconds),
+    signedOpHook: body.signed_op_hook,
+    nowMs: Date.now(),
+  };
 }
 
 /** Each chain's address, checked against the chain's format. */
@@ -137,12 +151,7 @@ export function registerFungibleRoutes(app: FastifyInstance, ctx: RouterContext)
         ctx.facts,
         planned,
         addressBook(ctx, chainIds, (_, i) => body.address_list[i]),
-        {
-          slippagePercent: slippageOf(body.slippage_tolerance_percent),
-          timeoutSeconds: timeoutOf(body.timeout_seconds),
-          signedOpHook: body.signed_op_hook,
-          nowMs: Date.now(),
-        },
+        msgsOptions(body),
       );
       return { ...built, estimated_fees: estimatedFees(ctx, planned) };
     },
@@ -176,12 +185,7 @@ export function registerFungibleRoutes(app: FastifyInstance, ctx: RouterContext)
         ctx.facts,
         plan.hops,
         addressBook(ctx, chainIds, (chainId) => given.get(chainId)),
-        {
-          slippagePercent: slippageOf(body.slippage_tolerance_percent),
-          timeoutSeconds: timeoutOf(body.timeout_seconds),
-          signedOpHook: body.signed_op_hook,
-          nowMs: Date.now(),
-        },
+        msgsOptions(body),
       );
       return {
         msgs: built.msgs,
