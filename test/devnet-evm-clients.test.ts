@@ -645,7 +645,7 @@ describe('EVM rollup rejections', () => {
       {
         raw: cosmosTx({ signer: { ...outsider, privateKey: stranger.privateKey } }),
         code: 4,
-        log: `signature verification failed; please verify account number (${accountNumber}), sequence (${sequence}) and chain-id (${chainId}): unauthorized`,
+        log: `signature verification failed; please verify account number (${accountNumber}) and chain-id (${chainId}): (unable to verify single signer signature): unauthorized`,
       },
       {
         raw: cosmosTx({ sequence: sequence - 1n }),

@@ -3,10 +3,17 @@ import { pubKeyToAddress, toBech32 } from '../chain/address.js';
 import { coinsToString, event } from './events.js';
 import { GasCost } from './gas.js';
 import type { Auth } from './state/auth.js';
+import { AminoConversionError } from './tx/amino-sign-doc.js';
 import type { DecodedTx } from './tx/codec.js';
 import { pubKeyBytes } from './tx/codec.js';
-import { SIGN_MODE_ETHEREUM, signDocBytes, verifyTxSignature } from './tx/verify.js';
-import { type BankKeeper, type TxContext, TxError } from './types.js';
+import {
+  SIGN_MODE_ETHEREUM,
+  SIGN_MODE_LEGACY_AMINO_JSON,
+  SignBytesError,
+  txSignBytes,
+  verifyTxSignature,
+} from './tx/verify.js';
+import { type AnyMsg, type BankKeeper, type TxContext, TxError } from './types.js';
 
 export interface AnteOptions {
   auth: Auth;
@@ -130,30 +137,30 @@ export async function runAnte(
       );
     }
     const mode = info.modeInfo?.single?.mode;
-    const cacheKey = `${tx.hash}/${i}/${account.number}`;
-    const verify = () =>
-      mode === SIGN_MODE_ETHEREUM
-        ? (options.verifyEthereumTx?.(tx) ?? false)
-        : verifyTxSignature({
-            pubKey: info.publicKey!,
-            signDoc: signDocBytes({
-              bodyBytes: tx.bodyBytes,
-              authInfoBytes: tx.authInfoBytes,
-              chainId: chain.chainId,
-              accountNumber: BigInt(account.number),
-            }),
-            signature: tx.signatures[i]!,
-          });
-    const verified = options.verifiedSignatures?.has(cacheKey) || verify();
-    if (verified && options.verifiedSignatures) {
-      if (options.verifiedSignatures.size >= MAX_VERIFIED_SIGNATURES) options.verifiedSignatures.clear();
-      options.verifiedSignatures.add(cacheKey);
+    if (mode === undefined) {
+      throw new TxError('sdk', 4, 'multisig signatures are not supported by the devnet: unauthorized');
     }
-    if (!verified) {
+    const cacheKey = `${tx.hash}/${i}/${account.number}`;
+    let failure: string | undefined;
+    if (!options.verifiedSignatures?.has(cacheKey)) {
+      failure = await signatureFailure(options, tx, mode, info.publicKey!, tx.signatures[i]!, {
+        chainId: chain.chainId,
+        accountNumber: BigInt(account.number),
+        sequence: BigInt(account.sequence),
+      });
+      if (failure === undefined && options.verifiedSignatures) {
+        if (options.verifiedSignatures.size >= MAX_VERIFIED_SIGNATURES) options.verifiedSignatures.clear();
+        options.verifiedSignatures.add(cacheKey);
+      }
+    }
+    if (failure !== undefined) {
+      // The SDK names the sequence only for an amino JSON signature (whose sign doc holds it).
       throw new TxError(
         'sdk',
         4,
-        `signature verification failed; please verify account number (${account.number}), sequence (${account.sequence}) and chain-id (${chain.chainId}): unauthorized`,
+        mode === SIGN_MODE_LEGACY_AMINO_JSON
+          ? `signature verification failed; please verify account number (${account.number}), sequence (${account.sequence}) and chain-id (${chain.chainId}): unauthorized`
+          : `signature verification failed; please verify account number (${account.number}) and chain-id (${chain.chainId}): (${failure}): unauthorized`,
       );
     }
     account.sequence = String(BigInt(account.sequence) + 1n);
@@ -162,4 +169,31 @@ export async function runAnte(
     ctx.events.push(event('tx', { signature: toBase64(tx.signatures[i]!) }));
   }
   ctx.gas.consume(GasCost.sequenceIncrement, 'increment sequence');
+}
+
+/**
+ * Why one signer's signature does not verify, in the words of Initia's `verifySignature`, or undefined
+ * when it does. SIGN_MODE_ETHEREUM txs are checked against their Ethereum tx by the EVM rollup.
+ */
+async function signatureFailure(
+  options: AnteOptions,
+  tx: DecodedTx,
+  mode: number,
+  pubKey: AnyMsg,
+  signature: Uint8Array,
+  signer: { chainId: string; accountNumber: bigint; sequence: bigint },
+): Promise<string | undefined> {
+  if (mode === SIGN_MODE_ETHEREUM) {
+    return options.verifyEthereumTx?.(tx) ? undefined : 'unable to verify single signer signature';
+  }
+  let signBytes: Uint8Array;
+  try {
+    signBytes = await txSignBytes(mode, tx, signer);
+  } catch (err) {
+    if (err instanceof SignBytesError || err instanceof AminoConversionError) return err.message;
+    throw err;
+  }
+  return verifyTxSignature({ pubKey, signDoc: signBytes, signature })
+    ? undefined
+    : 'unable to verify single signer signature';
 }

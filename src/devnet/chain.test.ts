@@ -93,7 +93,7 @@ describe('chain', () => {
     const wrongChain = await chain.broadcastTx(signTx({ ...base, signer: alice, chainId: 'other-1' }));
     expect(wrongChain).toMatchObject({ code: 4, codespace: 'sdk' });
     expect(wrongChain.log).toContain(
-      'signature verification failed; please verify account number (0), sequence (0) and chain-id (test-move-1)',
+      'signature verification failed; please verify account number (0) and chain-id (test-move-1): (unable to verify single signer signature): unauthorized',
     );
 
     const lowFee = await chain.broadcastTx(

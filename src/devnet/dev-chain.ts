@@ -129,7 +129,7 @@ export async function createDevChain(
     blocks: options.stateDir ? createFileBlockStore(options.stateDir) : createMemoryBlockStore(),
     auth,
     bank,
-    modules: [createBankMsgModule({ bank, prefix }), ...parts.modules],
+    modules: [createBankMsgModule({ bank, prefix, auth }), ...parts.modules],
     hooks: [
       feeDistribution({ auth, bank, denom: info.denom, operator: operator.address }),
       ...(parts.hooks ?? []),

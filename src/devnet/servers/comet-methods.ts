@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { cached, type Lru } from '../../common/lru.js';
 import type { ChainNode, CheckTxResult } from '../node.js';
+import { abciQuery } from './comet-abci-query.js';
 import { internalError } from './comet-errors.js';
 import type { MethodParams } from './comet-params.js';
 import type { Faults } from './faults.js';
@@ -168,6 +169,10 @@ export const COMET_METHODS: Record<string, CometMethod> = {
         },
       });
     },
+  },
+  abci_query: {
+    params: ['path', 'data', 'height', 'prove'],
+    run: (ctx, params) => abciQuery(ctx.node, params),
   },
   block: {
     params: ['height'],

@@ -38,7 +38,7 @@ async function vmChain(
     blocks: createMemoryBlockStore(),
     auth,
     bank,
-    modules: [createBankMsgModule({ bank, prefix: 'init' }), module],
+    modules: [createBankMsgModule({ bank, prefix: 'init', auth }), module],
     sequencer: { ...deriveValidatorKey(seed, chainId), operator: accounts[1]!.address, moniker: 'sequencer' },
     async genesis(ctx) {
       for (const account of accounts) {

@@ -4,11 +4,64 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { SignDoc } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { ETHSECP256K1_PUBKEY_TYPE, SECP256K1_PUBKEY_TYPE } from '../../chain/address.js';
 import type { AnyMsg } from '../types.js';
-import { pubKeyBytes } from './codec.js';
+import { aminoSignBytes, eip191Message } from './amino-sign-doc.js';
+import { type DecodedTx, pubKeyBytes } from './codec.js';
 
 export const SIGN_MODE_DIRECT = 1;
+export const SIGN_MODE_LEGACY_AMINO_JSON = 127;
+/** Initia's EIP-191 mode: the amino JSON sign doc wrapped as an Ethereum personal message. */
+export const SIGN_MODE_EIP_191 = 191;
 /** Initia's sign mode for txs converted from Ethereum txs (signature over the Ethereum tx). */
 export const SIGN_MODE_ETHEREUM = 9999;
+
+/** The SDK's names of the sign modes, as its errors print them. */
+const SIGN_MODE_NAMES: Record<number, string> = {
+  0: 'SIGN_MODE_UNSPECIFIED',
+  1: 'SIGN_MODE_DIRECT',
+  2: 'SIGN_MODE_TEXTUAL',
+  3: 'SIGN_MODE_DIRECT_AUX',
+  127: 'SIGN_MODE_LEGACY_AMINO_JSON',
+  191: 'SIGN_MODE_EIP_191',
+};
+
+/** Sign bytes that cannot be built for a signer: the reason is the SDK handler's error text. */
+export class SignBytesError extends Error {
+  override name = 'SignBytesError';
+}
+
+/**
+ * The bytes a signer's signature covers in `mode`, as the chain's sign mode handlers build them:
+ * DIRECT the proto `SignDoc`; LEGACY_AMINO_JSON the amino JSON `StdSignDoc`; EIP_191 that JSON in the
+ * Ethereum personal-message envelope. Any other mode is refused with the handler map's text.
+ */
+export async function txSignBytes(
+  mode: number,
+  tx: DecodedTx,
+  signer: { chainId: string; accountNumber: bigint; sequence: bigint },
+): Promise<Uint8Array> {
+  switch (mode) {
+    case SIGN_MODE_DIRECT:
+      return signDocBytes({
+        bodyBytes: tx.bodyBytes,
+        authInfoBytes: tx.authInfoBytes,
+        chainId: signer.chainId,
+        accountNumber: signer.accountNumber,
+      });
+    case SIGN_MODE_LEGACY_AMINO_JSON:
+    case SIGN_MODE_EIP_191: {
+      const json = await aminoSignBytes({
+        messages: tx.body.messages,
+        memo: tx.body.memo,
+        timeoutHeight: tx.body.timeoutHeight,
+        fee: tx.authInfo.fee,
+        ...signer,
+      });
+      return mode === SIGN_MODE_EIP_191 ? eip191Message(json) : json;
+    }
+    default:
+      throw new SignBytesError(`unsupported sign mode ${SIGN_MODE_NAMES[mode] ?? mode}`);
+  }
+}
 
 /** The cosmos `SignDoc` bytes a SIGN_MODE_DIRECT signature covers. */
 export function signDocBytes(doc: {
@@ -84,8 +137,9 @@ function verifyKeccakDigest(sig: Uint8Array, digest: Uint8Array, key: Uint8Array
 }
 
 /**
- * Verifies a SIGN_MODE_DIRECT signature. secp256k1: ECDSA over sha256(signDoc), 64 bytes r‖s.
- * ethsecp256k1: ECDSA over keccak256(signDoc), 64 bytes r‖s or 65 with a trailing recovery byte.
+ * Verifies a signature over sign bytes (`signDoc`) as the key type's `VerifySignature` does, whatever
+ * the sign mode. secp256k1: ECDSA over sha256(signDoc), 64 bytes r‖s. ethsecp256k1: ECDSA over
+ * keccak256(signDoc), 64 bytes r‖s or 65 with a trailing recovery byte.
  * Malformed keys or signatures verify as false.
  */
 export function verifyTxSignature(input: {

@@ -1,0 +1,128 @@
+import { StargateClient } from '@cosmjs/stargate';
+import { BaseAccount } from 'cosmjs-types/cosmos/auth/v1beta1/auth';
+import { QueryAccountRequest, QueryAccountResponse } from 'cosmjs-types/cosmos/auth/v1beta1/query';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeAny } from '../../chain/registry.js';
+import { silentLogger } from '../../common/logger.js';
+import { deriveAccount } from '../keys.js';
+import { createRollup, type Rollup } from '../rollup.js';
+import { signTx } from '../tx/sign.js';
+import { type NodeServers, startNodeServers } from './index.js';
+
+let rollup: Rollup;
+let servers: NodeServers;
+
+beforeAll(async () => {
+  rollup = await createRollup({
+    vm: 'wasm',
+    chainId: 'abci-query-1',
+    seed: 'abci-query',
+    accounts: 2,
+    blockTimeMs: 1000,
+    logger: silentLogger(),
+  });
+  await rollup.chain.produceBlock();
+  const [alice, bob] = rollup.accounts;
+  await rollup.chain.broadcastTx(
+    signTx({
+      msgs: [
+        encodeAny('/cosmos.bank.v1beta1.MsgSend', {
+          fromAddress: alice!.address,
+          toAddress: bob!.address,
+          amount: [{ denom: 'umin', amount: '5' }],
+        }),
+      ],
+      fee: { amount: [{ denom: 'umin', amount: '40000' }], gasLimit: 200_000n },
+      signer: alice!,
+      chainId: 'abci-query-1',
+      accountNumber: rollup.chain.account(alice!.address)!.accountNumber,
+      sequence: 0n,
+    }),
+  );
+  await rollup.chain.produceBlock();
+  servers = await startNodeServers(rollup.chain, {});
+});
+
+afterAll(async () => {
+  await servers?.close();
+});
+
+const abciQuery = async (path: string, data: Uint8Array, height?: number) => {
+  const query = new URLSearchParams({
+    path: JSON.stringify(path),
+    data: `0x${Buffer.from(data).toString('hex')}`,
+    ...(height ? { height: String(height) } : {}),
+  });
+  const res = await fetch(`${servers.urls.rpc}/abci_query?${query}`);
+  return ((await res.json()) as { result: { response: Record<string, unknown> } }).result.response;
+};
+
+const accountRequest = (address: string) => QueryAccountRequest.encode({ address }).finish();
+
+describe('abci_query', () => {
+  it('answers the auth Account query cosmjs reads account number, sequence and pubkey from', async () => {
+    const client = await StargateClient.connect(servers.urls.rpc);
+    const alice = rollup.accounts[0]!;
+    const view = rollup.chain.account(alice.address)!;
+    const account = await client.getAccount(alice.address);
+    expect(account).toEqual({
+      address: alice.address,
+      pubkey: { type: 'tendermint/PubKeySecp256k1', value: Buffer.from(alice.publicKey).toString('base64') },
+      accountNumber: view.accountNumber,
+      sequence: 1,
+    });
+    expect(await client.getSequence(alice.address)).toEqual({
+      accountNumber: view.accountNumber,
+      sequence: 1,
+    });
+
+    // At the height before the send: no pubkey yet, sequence 0.
+    const before = await abciQuery('/cosmos.auth.v1beta1.Query/Account', accountRequest(alice.address), 1);
+    expect(before).toMatchObject({ code: 0, height: '1', codespace: '' });
+    const { account: any } = QueryAccountResponse.decode(Buffer.from(before.value as string, 'base64'));
+    expect(any?.typeUrl).toBe('/cosmos.auth.v1beta1.BaseAccount');
+    expect(BaseAccount.decode(any!.value)).toMatchObject({
+      address: alice.address,
+      pubKey: undefined,
+      sequence: 0n,
+    });
+
+    const stranger = deriveAccount({
+      seed: 'abci-query/none',
+      index: 0,
+      keyType: 'secp256k1',
+      prefix: 'init',
+    });
+    expect(await client.getAccount(stranger.address)).toBeNull();
+    await expect(client.getSequence(stranger.address)).rejects.toThrow('does not exist on chain');
+    client.disconnect();
+  });
+
+  it('answers with the SDK codes for a missing account, an unknown path and a future height', async () => {
+    const stranger = deriveAccount({
+      seed: 'abci-query/none',
+      index: 1,
+      keyType: 'secp256k1',
+      prefix: 'init',
+    });
+    const latest = rollup.chain.latestHeight();
+    expect(await abciQuery('/cosmos.auth.v1beta1.Query/Account', accountRequest(stranger.address))).toEqual({
+      code: 38,
+      log: `rpc error: code = NotFound desc = account ${stranger.address} not found: key not found`,
+      info: '',
+      index: '0',
+      key: null,
+      value: null,
+      proofOps: null,
+      height: String(latest),
+      codespace: 'sdk',
+    });
+    expect(await abciQuery('/cosmos.bank.v1beta1.Query/Nothing', new Uint8Array())).toMatchObject({
+      code: 6,
+      log: 'unknown query path: unknown request',
+    });
+    expect(
+      await abciQuery('/cosmos.auth.v1beta1.Query/Account', accountRequest(stranger.address), latest + 5),
+    ).toMatchObject({ code: 26, codespace: 'sdk' });
+  });
+});
