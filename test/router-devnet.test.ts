@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Secp256k1HdWallet } from '@cosmjs/amino';
 import { DirectSecp256k1HdWallet, Registry } from '@cosmjs/proto-signing';
 import { AminoTypes, SigningStargateClient } from '@cosmjs/stargate';
-import { Comet38Client } from '@cosmjs/tendermint-rpc';
 import { aminoConverters, protoRegistry } from '@initia/amino-converter';
 import { messages, route, setApiOptions } from '@skip-go/client';
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
@@ -13,13 +13,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Devnet, DevnetChain, ExternalEvmChain } from '../src/devnet/devnet.js';
 import type { DevAccount } from '../src/devnet/keys.js';
 import { testDevnet } from '../src/devnet/test-support/devnet.js';
+import { until } from '../src/devnet/test-support/until.js';
 import { createRouterServer, type RouterServer } from '../src/router/api/server.js';
 import { l2DenomOf } from '../src/router/graph/denoms.js';
 import { loadRegistry } from '../src/router/registry/load.js';
 
 /**
  * The router against the full devnet, used as wallets use it: route → msgs → each `cosmos_tx` msg
- * decoded with the Initia amino types (as interwovenkit does) and signed by cosmjs, or the `evm_tx`
+ * decoded with the Initia amino types (as interwovenkit does) and signed by cosmjs (amino JSON or direct), or the `evm_tx`
  * sent by viem → broadcast → the recipient's balance grows by the route's `amount_out`. The same
  * through @skip-go/client, and a flood of malformed requests that must all get JSON 4xx answers.
  */
@@ -64,16 +65,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 }, 60_000);
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 async function post(path: string, body: unknown) {
   const response = await fetch(`${url}${path}`, {
     method: 'POST',
@@ -90,18 +81,26 @@ function decode(msg: { msg: string; msg_type_url: string }) {
   return aminoTypes.fromAmino({ type: converter.aminoType, value: JSON.parse(msg.msg) });
 }
 
-/** Signs the decoded msgs with cosmjs' SigningStargateClient (direct mode) and broadcasts over CometBFT RPC. */
+/**
+ * Signs the decoded msgs as a wallet does: cosmjs' SigningStargateClient over the chain's RPC (the
+ * account read with abci_query), in SIGN_MODE_LEGACY_AMINO_JSON or SIGN_MODE_DIRECT, then broadcast.
+ */
 async function signAndBroadcast(
   chain: DevnetChain,
   from: DevAccount,
   msgs: Array<{ typeUrl: string; value: any }>,
+  mode: 'amino' | 'direct' = 'amino',
 ) {
-  const wallet = await DirectSecp256k1HdWallet.fromMnemonic(from.mnemonic, { prefix: 'init' });
+  const wallet =
+    mode === 'amino'
+      ? await Secp256k1HdWallet.fromMnemonic(from.mnemonic, { prefix: 'init' })
+      : await DirectSecp256k1HdWallet.fromMnemonic(from.mnemonic, { prefix: 'init' });
   const [signer] = await wallet.getAccounts();
-  const info = (await (
-    await fetch(`${chain.urls.rest}/cosmos/auth/v1beta1/account_info/${signer!.address}`)
-  ).json()) as { info: { account_number: string; sequence: string } };
-  const client = await SigningStargateClient.offline(wallet, { registry: protos, aminoTypes });
+  const client = await SigningStargateClient.connectWithSigner(chain.urls.rpc, wallet, {
+    registry: protos,
+    aminoTypes,
+    broadcastPollIntervalMs: 100,
+  });
   const gas = 400_000;
   const fee = {
     amount: [
@@ -109,15 +108,9 @@ async function signAndBroadcast(
     ],
     gas: String(gas),
   };
-  const signed = await client.sign(signer!.address, msgs, fee, '', {
-    accountNumber: BigInt(info.info.account_number),
-    sequence: Number(info.info.sequence),
-    chainId: chain.chain.info.chainId,
-  });
-  const comet = await Comet38Client.connect(chain.urls.rpc);
-  const result = await comet.broadcastTxSync({ tx: TxRaw.encode(signed).finish() });
-  comet.disconnect();
-  expect(result.code, result.log).toBe(0);
+  const result = await client.signAndBroadcast(signer!.address, msgs, fee, '');
+  client.disconnect();
+  expect(result.code, result.rawLog).toBe(0);
 }
 
 const bankBalance = async (chain: DevnetChain, address: string, denom: string) =>
@@ -310,7 +303,7 @@ describe('the router on the full devnet', () => {
     const [msg] = tx.cosmosTx!.msgs.map((m) => decode({ msg: m.msg, msg_type_url: m.msgTypeUrl }));
     expect(msg!.value).toMatchObject({ bridgeId: 3n, to: wasmRollup.accounts[1]!.address });
     const before = await bankBalance(wasmRollup, wasmRollup.accounts[1]!.address, denom);
-    await signAndBroadcast(l1, l1.accounts[1]!, [msg!]);
+    await signAndBroadcast(l1, l1.accounts[1]!, [msg!], 'direct');
     await until(
       'deposit finalized',
       async () =>

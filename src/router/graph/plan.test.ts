@@ -6,6 +6,7 @@ import { aminoConverters } from '@initia/amino-converter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Devnet } from '../../devnet/devnet.js';
 import { testDevnet } from '../../devnet/test-support/devnet.js';
+import { until } from '../../devnet/test-support/until.js';
 import { NoRouteError, RouteRequestError, SwapRequiredError, UnknownAssetError } from '../errors.js';
 import { chainAddress } from '../msgs/addresses.js';
 import { buildMsgs } from '../msgs/build.js';
@@ -29,14 +30,6 @@ let graph: HopGraph;
 let facts: ReturnType<typeof createChainFacts>;
 /** The OFT token's denom on the EVM chains (its address depends on the seed). */
 let ODT_EVM: string;
-
-async function until(probe: () => boolean) {
-  const deadline = Date.now() + 30_000;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting for the first blocks');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 const L1 = 'weft-l1-1';
 const EVM = 'weft-evm-1';
 const COSMOS = 'weft-cosmos-1';
@@ -65,7 +58,7 @@ beforeAll(async () => {
     settings: { opinit: { outputIntervalMs: 4_000, finalizationPeriodMs: 60_000 } },
   });
   devnet.run();
-  await until(() => devnet.all.every((c) => c.chain.latestHeight() >= 2));
+  await until('first blocks', async () => devnet.all.every((c) => c.chain.latestHeight() >= 2));
   registry = await loadRegistry(join(dir, 'registry'));
   ODT_EVM = registry.chain(EVM)!.omnichain!.denom;
   graph = createHopGraph(registry);
