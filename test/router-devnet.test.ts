@@ -5,7 +5,7 @@ import { Secp256k1HdWallet } from '@cosmjs/amino';
 import { DirectSecp256k1HdWallet, Registry } from '@cosmjs/proto-signing';
 import { AminoTypes, SigningStargateClient } from '@cosmjs/stargate';
 import { aminoConverters, protoRegistry } from '@initia/amino-converter';
-import { messages, route, setApiOptions } from '@skip-go/client';
+import { assets, chains, messages, messagesDirect, route, setApiOptions } from '@skip-go/client';
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { createPublicClient, createWalletClient, defineChain, type Hex, http, parseAbi } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -275,7 +275,7 @@ describe('the router on the full devnet', () => {
     await until('OFT delivered', async () => (await balance()) === before + BigInt(routed.json.amount_out));
   }, 60_000);
 
-  it('answers @skip-go/client: route and messages, camelCased', async () => {
+  it('answers @skip-go/client: route, messages, messagesDirect, chains and assets, camelCased', async () => {
     setApiOptions({ apiUrl: url });
     const denom = l2DenomOf('3', 'uinit');
     const wasmRollup = devnet.rollups.find((c) => c.vm === 'wasm')!;
@@ -302,6 +302,24 @@ describe('the router on the full devnet', () => {
     const tx = built?.txs?.[0] as { cosmosTx?: { msgs: Array<{ msg: string; msgTypeUrl: string }> } };
     const [msg] = tx.cosmosTx!.msgs.map((m) => decode({ msg: m.msg, msg_type_url: m.msgTypeUrl }));
     expect(msg!.value).toMatchObject({ bridgeId: 3n, to: wasmRollup.accounts[1]!.address });
+    const direct = await messagesDirect({
+      sourceAssetDenom: 'uinit',
+      sourceAssetChainId: l1.chain.info.chainId,
+      destAssetDenom: denom,
+      destAssetChainId: wasmRollup.chain.info.chainId,
+      amountIn: '5000',
+      chainIdsToAddresses: {
+        [l1.chain.info.chainId]: l1.accounts[1]!.address,
+        [wasmRollup.chain.info.chainId]: wasmRollup.accounts[1]!.address,
+      },
+      slippageTolerancePercent: '1',
+    });
+    expect(direct?.route?.operations).toEqual(routed?.operations);
+    expect((direct?.txs?.[0] as typeof tx).cosmosTx!.msgs).toEqual(tx.cosmosTx!.msgs);
+    const listed = await chains({ chainIds: [l1.chain.info.chainId, wasmRollup.chain.info.chainId] });
+    expect(listed?.map((c) => c.chainId)).toEqual([l1.chain.info.chainId, wasmRollup.chain.info.chainId]);
+    const held = await assets({ chainIds: [wasmRollup.chain.info.chainId] });
+    expect(held?.[wasmRollup.chain.info.chainId]?.map((a) => a.denom)).toContain(denom);
     const before = await bankBalance(wasmRollup, wasmRollup.accounts[1]!.address, denom);
     await signAndBroadcast(l1, l1.accounts[1]!, [msg!], 'direct');
     await until(
