@@ -37,13 +37,13 @@ export function createHopGraph(registry: RouterRegistry): HopGraph {
   const l1 = registry.l1();
   /** `l2/<hash>` on a rollup → the L1 denom it stands for. */
   const l2Origin = new Map<string, { bridgeId: string; l1Denom: string }>();
-  const rollupsOfBridge: RouterChain[] = registry.chains.filter((c) => c.opBridgeId && !c.isL1);
-  for (const rollup of rollupsOfBridge) {
+  /** An L1 denom → the rollups it is deposited into, and its `l2/` denom there (hashed once). */
+  const deposits = new Map<string, Array<{ rollup: RouterChain; denomOut: string }>>();
+  for (const rollup of registry.chains.filter((c) => c.opBridgeId && !c.isL1)) {
     for (const denom of rollup.opDenoms) {
-      l2Origin.set(`${rollup.chainId}\n${l2DenomOf(rollup.opBridgeId!, denom)}`, {
-        bridgeId: rollup.opBridgeId!,
-        l1Denom: denom,
-      });
+      const denomOut = l2DenomOf(rollup.opBridgeId!, denom);
+      l2Origin.set(`${rollup.chainId}\n${denomOut}`, { bridgeId: rollup.opBridgeId!, l1Denom: denom });
+      deposits.set(denom, [...(deposits.get(denom) ?? []), { rollup, denomOut }]);
     }
   }
   const members = registry.chains.filter((c) => c.omnichain);
@@ -93,9 +93,7 @@ export function createHopGraph(registry: RouterRegistry): HopGraph {
     if (!chain) return [];
     const out = ibcHops(chain, at);
     if (chain.isL1) {
-      for (const rollup of rollupsOfBridge) {
-        if (!rollup.opDenoms.includes(at.denom)) continue;
-        const denomOut = l2DenomOf(rollup.opBridgeId!, at.denom);
+      for (const { rollup, denomOut } of deposits.get(at.denom) ?? []) {
         out.push({
           hop: {
             kind: 'op_deposit',
