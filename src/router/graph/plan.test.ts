@@ -159,6 +159,10 @@ describe('routes over OPinit and OFT', () => {
       expect(plan.seconds).toBe(HOP_SECONDS.op_deposit);
       expect(plan.amountOut).toBe(1000n);
     }
+    await expect(planRoute(graph, facts, query({ bridges: ['IBC', 'LAYER_ZERO'] }))).rejects.toBeInstanceOf(
+      NoRouteError,
+    );
+    expect((await planRoute(graph, facts, query({ bridges: ['OPINIT'] }))).hops).toHaveLength(1);
   });
 
   it('withdraws with the wait of the bridge: finalization period plus output interval', async () => {

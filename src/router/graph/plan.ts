@@ -43,7 +43,16 @@ export interface RouteQuery {
   amountIn?: bigint;
   amountOut?: bigint;
   isOpWithdraw?: boolean;
+  /** Skip's `bridges`: only hops over these (`IBC`, `OPINIT`, `LAYER_ZERO`); absent: all. */
+  bridges?: string[];
 }
+
+const BRIDGE_OF: Record<Hop['kind'], string> = {
+  ibc: 'IBC',
+  op_deposit: 'OPINIT',
+  op_withdraw: 'OPINIT',
+  oft: 'LAYER_ZERO',
+};
 
 /** Every loop-free path of at most MAX_HOPS from `source` to `dest`; after an IBC hop only IBC follows, and OPinit and OFT hops stand alone (one tx). */
 export function findPaths(graph: HopGraph, source: Place, dest: Place): Hop[][] {
@@ -145,6 +154,8 @@ export async function planRoute(graph: HopGraph, facts: ChainFacts, query: Route
   }
   let paths = findPaths(graph, source, dest);
   if (query.isOpWithdraw) paths = paths.filter((p) => p.some((h) => h.kind === 'op_withdraw'));
+  const { bridges } = query;
+  if (bridges) paths = paths.filter((p) => p.every((h) => bridges.includes(BRIDGE_OF[h.kind])));
   if (paths.length === 0) {
     throw new NoRouteError(
       `no route from ${query.sourceDenom} on ${query.sourceChainId} to ${query.destDenom} on ${query.destChainId}${query.isOpWithdraw ? ' through an OPinit withdrawal' : ''}`,

@@ -41,6 +41,7 @@ function routeQuery(ctx: RouterContext, body: Static<typeof RouteRequest>): Rout
     amountIn: hasIn ? BigInt(body.amount_in!) : undefined,
     amountOut: hasIn ? undefined : BigInt(body.amount_out!),
     isOpWithdraw: body.is_op_withdraw === true,
+    bridges: body.bridges,
   };
 }
 
