@@ -267,6 +267,7 @@ describe('the full network with its bridges', () => {
     }
     const relayers = (await control('weft_relayers', [])) as Array<{ name: string }>;
     expect(relayers.map((r) => r.name).sort()).toEqual([
+      'ibc',
       'omnichain',
       'opinit-executor-weft-evm-1',
       'opinit-executor-weft-move-1',

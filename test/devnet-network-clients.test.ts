@@ -155,13 +155,15 @@ describe.each(['l1', 'external-cosmos'] as const)('the %s chain read by real cli
         const raw = Buffer.from(record.raw, 'base64');
         const tx = Tx.fromBuffer(raw);
         expect(TxBody.decode(TxRaw.decode(raw).bodyBytes).messages.length).toBe(tx.body.messages.length);
-        // Bank sends, Move and bridge msgs name their signer `from_address`, `sender` or (outputs) `proposer`.
+        // Bank sends, Move and bridge msgs name their signer `from_address`, `sender` or (outputs)
+        // `proposer`; the IBC relayer's msgs name it `signer`.
         const signer = record.restTx.body.messages[0] as {
           from_address?: string;
           sender?: string;
           proposer?: string;
+          signer?: string;
         };
-        const address = signer.from_address ?? signer.sender ?? signer.proposer!;
+        const address = signer.from_address ?? signer.sender ?? signer.proposer ?? signer.signer!;
         expect(address.startsWith(chain.info.bech32Prefix)).toBe(true);
         expect(await verifyDirect(raw, chain.info.chainId, chain.account(address)!.accountNumber)).toBe(true);
         expect(await verifyDirect(raw, 'weft-other-1', chain.account(address)!.accountNumber)).toBe(false);

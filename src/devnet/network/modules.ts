@@ -1,4 +1,5 @@
 import type { VmBase, VmParts } from '../dev-chain.js';
+import { ibcModule } from '../ibc/network-module.js';
 import { omnichainModule } from '../omnichain/network-module.js';
 import { opinitChildModule, opinitHostModule } from '../opinit/network.js';
 import type { ChainPlan, NetworkSettings } from './plan.js';
@@ -24,7 +25,12 @@ export interface ModuleBase extends VmBase {
 }
 
 /** The modules the parts of the network register; a chain with none of them is built as before. */
-export const NETWORK_MODULES: NetworkModule[] = [opinitHostModule, opinitChildModule, omnichainModule];
+export const NETWORK_MODULES: NetworkModule[] = [
+  opinitHostModule,
+  opinitChildModule,
+  omnichainModule,
+  ibcModule,
+];
 
 /** Adds modules' parts to a chain's own: modules, plans and hooks append, genesis steps run in order. */
 export function mergeParts(own: VmParts, extra: Array<Partial<VmParts>>): VmParts {

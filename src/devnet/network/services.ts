@@ -2,6 +2,7 @@ import type { Logger } from '../../common/logger.js';
 import type { ControlServer } from '../control/server.js';
 import type { NetworkChain } from '../devnet.js';
 import type { Registry } from '../registry/writer.js';
+import { ibcService } from '../relayers/ibc-service.js';
 import { omnichainService } from '../relayers/omnichain-service.js';
 import { opinitService } from '../relayers/opinit-service.js';
 import type { NetworkSettings } from './plan.js';
@@ -38,4 +39,4 @@ export interface NetworkService {
   start(ctx: NetworkContext): Promise<RunningService> | RunningService;
 }
 
-export const NETWORK_SERVICES: NetworkService[] = [opinitService, omnichainService];
+export const NETWORK_SERVICES: NetworkService[] = [opinitService, omnichainService, ibcService];
