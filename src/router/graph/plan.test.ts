@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AminoTypes } from '@cosmjs/stargate';
@@ -15,12 +15,11 @@ import { loadRegistry } from '../registry/load.js';
 import type { RouterRegistry } from '../registry/types.js';
 import { ibcDenomOf, l2DenomOf, parseIbcPath } from './denoms.js';
 import { createHopGraph, type HopGraph } from './hops.js';
-import { HOP_SECONDS, planRoute, type RouteQuery } from './plan.js';
+import { findPaths, HOP_SECONDS, planRoute, type RouteQuery } from './plan.js';
 
 /**
  * The graph and its ranking on the registry the full devnet writes (bridge timing and OFT quotes read
- * from its nodes); the IBC cases add channels to a copy of that registry, as the network's IBC links
- * will list them: the L1's channel-0 to the external Cosmos chain, its channel-1 to the EVM rollup.
+ * from its nodes), its IBC channels and vouchers included.
  */
 
 const dir = mkdtempSync(join(tmpdir(), 'weft-graph-'));
@@ -33,6 +32,7 @@ let ODT_EVM: string;
 const L1 = 'weft-l1-1';
 const EVM = 'weft-evm-1';
 const COSMOS = 'weft-cosmos-1';
+const MOVE = 'weft-move-1';
 
 /** The OFT token from the EVM rollup to the external EVM chain. */
 const oftQuery = (amountIn: bigint) =>
@@ -70,48 +70,6 @@ afterAll(async () => {
   await devnet?.close();
   rmSync(dir, { recursive: true, force: true });
 }, 60_000);
-
-/** A copy of the devnet's registry with IBC transfer channels listed in chain.json, as a registry lists them. */
-async function withIbc(): Promise<{ registry: RouterRegistry; graph: HopGraph }> {
-  const copy = join(dir, 'registry-ibc');
-  cpSync(join(dir, 'registry'), copy, { recursive: true });
-  rmSync(join(copy, 'chains.json'));
-  const channels: Record<string, Array<{ chain_id: string; channel_id: string }>> = {
-    initia: [
-      { chain_id: COSMOS, channel_id: 'channel-0' },
-      { chain_id: EVM, channel_id: 'channel-1' },
-    ],
-    cosmoshub: [{ chain_id: L1, channel_id: 'channel-0' }],
-    weftevm: [{ chain_id: L1, channel_id: 'channel-0' }],
-  };
-  for (const [name, ends] of Object.entries(channels)) {
-    const path = join(copy, name, 'chain.json');
-    const chain = JSON.parse(readFileSync(path, 'utf8'));
-    chain.metadata.ibc_channels = ends.map((e) => ({ ...e, port_id: 'transfer', version: 'ics20-1' }));
-    writeFileSync(path, JSON.stringify(chain));
-  }
-  // The vouchers the wallets list: INIT on the EVM rollup and on the Cosmos chain, ATOM on the L1.
-  const voucher = (chainName: string, path: string, symbol: string) => {
-    const file = join(copy, chainName, 'assetlist.json');
-    const list = JSON.parse(readFileSync(file, 'utf8'));
-    const denom = ibcDenomOf(parseIbcPath(path));
-    list.assets.push({
-      denom_units: [{ denom, exponent: 0 }],
-      base: denom,
-      display: denom,
-      name: symbol,
-      symbol,
-      traces: [{ type: 'ibc', chain: { path } }],
-    });
-    writeFileSync(file, JSON.stringify(list));
-    return denom;
-  };
-  voucher('weftevm', 'transfer/channel-0/uinit', 'INIT');
-  voucher('cosmoshub', 'transfer/channel-0/uinit', 'INIT');
-  voucher('initia', 'transfer/channel-0/uatom', 'ATOM');
-  const ibcRegistry = await loadRegistry(copy);
-  return { registry: ibcRegistry, graph: createHopGraph(ibcRegistry) };
-}
 
 describe('the registry the devnet writes', () => {
   it('lists every chain with what routing and tracking need', () => {
@@ -237,46 +195,47 @@ describe('routes over OPinit and OFT', () => {
 
 describe('routes over IBC', () => {
   it('winds a native denom one hop and unwinds a voucher home, then forwards it on (two hops, one MsgTransfer)', async () => {
-    const ibc = await withIbc();
-    const atomOnL1 = await planRoute(
-      ibc.graph,
+    // The L1's channels: channel-0..2 to the rollups in order, channel-3 to the Cosmos chain; channel-0 back on each.
+    const atomOnL1 = ibcDenomOf(parseIbcPath('transfer/channel-3/uatom'));
+    const toL1 = await planRoute(
+      graph,
       facts,
-      query({
-        sourceChainId: COSMOS,
-        sourceDenom: 'uatom',
-        destChainId: L1,
-        destDenom: ibcDenomOf(parseIbcPath('transfer/channel-0/uatom')),
-      }),
+      query({ sourceChainId: COSMOS, sourceDenom: 'uatom', destChainId: L1, destDenom: atomOnL1 }),
     );
-    expect(atomOnL1.hops.map((h) => h.hop)).toMatchObject([{ kind: 'ibc', channel: 'channel-0' }]);
+    expect(toL1.hops.map((h) => h.hop)).toMatchObject([
+      { kind: 'ibc', channel: 'channel-0', counterpartyChannel: 'channel-3' },
+    ]);
+    expect(toL1.seconds).toBe(HOP_SECONDS.ibc);
 
-    const initOnEvm = ibcDenomOf(parseIbcPath('transfer/channel-0/uinit'));
-    const initOnCosmos = initOnEvm; // both chains reach the L1 through their channel-0
-    const plan = await planRoute(
-      ibc.graph,
-      facts,
-      query({ sourceChainId: EVM, sourceDenom: initOnEvm, destChainId: COSMOS, destDenom: initOnCosmos }),
-    );
+    const initVoucher = ibcDenomOf(parseIbcPath('transfer/channel-0/uinit'));
+    const twoHops = query({
+      sourceChainId: MOVE,
+      sourceDenom: initVoucher,
+      destChainId: COSMOS,
+      destDenom: initVoucher,
+    });
+    const plan = await planRoute(graph, facts, twoHops);
     expect(plan.hops.map((h) => [h.hop.from, h.hop.to, h.hop.denomOut])).toEqual([
-      [EVM, L1, 'uinit'],
-      [L1, COSMOS, initOnCosmos],
+      [MOVE, L1, 'uinit'],
+      [L1, COSMOS, initVoucher],
     ]);
     expect(plan.seconds).toBe(2 * HOP_SECONDS.ibc);
     // Equal inputs, equal plans.
+    expect(await planRoute(graph, facts, twoHops)).toEqual(plan);
+    // A voucher does not wind on through another chain: the rollup's MIN on the L1 goes no further.
+    const minOnL1 = graph.place(L1, ibcDenomOf(parseIbcPath('transfer/channel-1/umin')))!;
+    const woundPath = parseIbcPath('transfer/channel-0/transfer/channel-1/umin');
     expect(
-      await planRoute(
-        ibc.graph,
-        facts,
-        query({ sourceChainId: EVM, sourceDenom: initOnEvm, destChainId: COSMOS, destDenom: initOnCosmos }),
-      ),
-    ).toEqual(plan);
+      findPaths(graph, minOnL1, { chainId: COSMOS, denom: ibcDenomOf(woundPath), trace: woundPath }),
+    ).toEqual([]);
+    expect(findPaths(graph, minOnL1, graph.place(MOVE, 'umin')!)).toHaveLength(1);
 
     const addresses = new Map([
-      [EVM, chainAddress(ibc.registry.chain(EVM)!, devnet.rollups[0]!.accounts[0]!.address)],
-      [L1, chainAddress(ibc.registry.chain(L1)!, devnet.l1!.accounts[0]!.address)],
-      [COSMOS, chainAddress(ibc.registry.chain(COSMOS)!, devnet.external.cosmos!.accounts[0]!.address)],
+      [MOVE, chainAddress(registry.chain(MOVE)!, devnet.rollups[1]!.accounts[0]!.address)],
+      [L1, chainAddress(registry.chain(L1)!, devnet.l1!.accounts[0]!.address)],
+      [COSMOS, chainAddress(registry.chain(COSMOS)!, devnet.external.cosmos!.accounts[0]!.address)],
     ]);
-    const built = await buildMsgs(ibc.registry, facts, plan.hops, (id) => addresses.get(id)!, {
+    const built = await buildMsgs(registry, facts, plan.hops, (id) => addresses.get(id)!, {
       slippagePercent: 1,
       timeoutSeconds: 300,
       nowMs: 1_700_000_000_000,
@@ -289,7 +248,7 @@ describe('routes over IBC', () => {
     expect(decoded.typeUrl).toBe('/ibc.applications.transfer.v1.MsgTransfer');
     expect(decoded.value).toMatchObject({
       sourceChannel: 'channel-0',
-      token: { denom: initOnEvm, amount: '1000' },
+      token: { denom: initVoucher, amount: '1000' },
       receiver: addresses.get(L1)!.bech32,
       timeoutTimestamp: (1_700_000_000_000n + 300_000n) * 1_000_000n,
     });
@@ -297,7 +256,7 @@ describe('routes over IBC', () => {
       forward: {
         receiver: addresses.get(COSMOS)!.bech32,
         port: 'transfer',
-        channel: 'channel-0',
+        channel: 'channel-3',
         timeout: '10m',
         retries: 2,
       },
