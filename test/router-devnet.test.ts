@@ -15,13 +15,14 @@ import type { DevAccount } from '../src/devnet/keys.js';
 import { testDevnet } from '../src/devnet/test-support/devnet.js';
 import { until } from '../src/devnet/test-support/until.js';
 import { createRouterServer, type RouterServer } from '../src/router/api/server.js';
-import { l2DenomOf } from '../src/router/graph/denoms.js';
+import { ibcDenomOf, l2DenomOf, parseIbcPath } from '../src/router/graph/denoms.js';
 import { loadRegistry } from '../src/router/registry/load.js';
 
 /**
  * The router against the full devnet, used as wallets use it: route → msgs → each `cosmos_tx` msg
  * decoded with the Initia amino types (as interwovenkit does) and signed by cosmjs (amino JSON or direct), or the `evm_tx`
- * sent by viem → broadcast → the recipient's balance grows by the route's `amount_out`. The same
+ * sent by viem → broadcast → the recipient's balance grows by the route's `amount_out`: OPinit deposits,
+ * IBC one hop in and two hops out through a forward memo, an OFT transfer, a deposit with an op hook. The same
  * through @skip-go/client, and a flood of malformed requests that must all get JSON 4xx answers.
  */
 
@@ -113,7 +114,7 @@ async function signAndBroadcast(
   expect(result.code, result.rawLog).toBe(0);
 }
 
-const bankBalance = async (chain: DevnetChain, address: string, denom: string) =>
+const bankBalance = async (chain: Pick<DevnetChain, 'chain'>, address: string, denom: string) =>
   BigInt((await chain.chain.balances(address)).find((c) => c.denom === denom)?.amount ?? '0');
 
 const evmChain = (id: number, rpc: string) =>
@@ -173,6 +174,80 @@ describe('the router on the full devnet', () => {
       async () => (await bankBalance(evmRollup, recipient, denom)) === before + amountOut,
     );
   }, 60_000);
+
+  it('routes IBC L1 → rollup, then a two-hop rollup → L1 → Cosmos chain through a forward memo, each signed in amino JSON', async () => {
+    const voucher = ibcDenomOf(parseIbcPath('transfer/channel-0/uinit'));
+    const move = moveRollup.chain.info.chainId;
+    const cosmosChain = devnet.external.cosmos!;
+    const holder = moveRollup.accounts[0]!;
+    const deliver = async (
+      request: Record<string, string>,
+      addresses: string[],
+      from: DevAccount,
+      chain: DevnetChain,
+    ) => {
+      const routed = await post('/v2/fungible/route', request);
+      expect(routed.status, JSON.stringify(routed.json)).toBe(200);
+      const built = await post('/v2/fungible/msgs', {
+        ...request,
+        address_list: addresses,
+        operations: routed.json.operations,
+      });
+      expect(built.status, JSON.stringify(built.json)).toBe(200);
+      const msgs = built.json.txs[0].cosmos_tx.msgs.map(decode);
+      expect(msgs[0].typeUrl).toBe('/ibc.applications.transfer.v1.MsgTransfer');
+      await signAndBroadcast(chain, from, msgs);
+      return { routed: routed.json, msg: msgs[0] };
+    };
+
+    const inbound = {
+      source_asset_denom: 'uinit',
+      source_asset_chain_id: l1.chain.info.chainId,
+      dest_asset_denom: voucher,
+      dest_asset_chain_id: move,
+      amount_in: '300000',
+    };
+    const before = await bankBalance(moveRollup, holder.address, voucher);
+    const first = await deliver(inbound, [l1.accounts[1]!.address, holder.address], l1.accounts[1]!, l1);
+    expect(first.routed.operations[0].transfer).toMatchObject({
+      channel: 'channel-1',
+      to_chain_id: move,
+      denom_out: voucher,
+    });
+    expect(first.msg.value.memo).toBe('');
+    await until(
+      'voucher on the rollup',
+      async () =>
+        (await bankBalance(moveRollup, holder.address, voucher)) === before + BigInt(first.routed.amount_out),
+    );
+
+    const recipient = cosmosChain.accounts[1]!.address;
+    const outbound = {
+      source_asset_denom: voucher,
+      source_asset_chain_id: move,
+      dest_asset_denom: voucher,
+      dest_asset_chain_id: cosmosChain.chain.info.chainId,
+      amount_in: '120000',
+    };
+    const atCosmos = await bankBalance(cosmosChain, recipient, voucher);
+    const second = await deliver(
+      outbound,
+      [holder.address, l1.accounts[1]!.address, recipient],
+      holder,
+      moveRollup,
+    );
+    expect(second.routed.chain_ids).toEqual([move, l1.chain.info.chainId, cosmosChain.chain.info.chainId]);
+    expect(second.routed.operations.map((o: any) => o.transfer.channel)).toEqual(['channel-0', 'channel-3']);
+    expect(JSON.parse(second.msg.value.memo).forward).toMatchObject({
+      receiver: recipient,
+      channel: 'channel-3',
+    });
+    await until(
+      'two hops delivered',
+      async () =>
+        (await bankBalance(cosmosChain, recipient, voucher)) === atCosmos + BigInt(second.routed.amount_out),
+    );
+  }, 90_000);
 
   it('forces the OPinit withdrawal with is_op_withdraw: the wait is the finalization period plus the output interval', async () => {
     const denom = l2DenomOf('2', 'uinit');
