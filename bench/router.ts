@@ -1,9 +1,6 @@
-import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadSettings, parse } from '../src/common/config.js';
 import { silentLogger } from '../src/common/logger.js';
 import { startDevnet } from '../src/devnet/devnet.js';
@@ -11,81 +8,13 @@ import { until } from '../src/devnet/test-support/until.js';
 import { createRouterServer } from '../src/router/api/server.js';
 import { l2DenomOf } from '../src/router/graph/denoms.js';
 import { loadRegistry } from '../src/router/registry/load.js';
+import { type LoadRequest, type LoadResult, runLoad, startLoadWorker } from './load.js';
 
 /**
  * `npm run bench -- router`: the router on the full devnet's registry, loaded by autocannon in a child
  * process: `/v2/fungible/route` (an OPinit deposit and an OFT transfer) and `/v2/fungible/msgs`, each
  * as p50/p99 and req/s, and as a ratio to a trivial JSON route of the same server in the same run.
  */
-
-interface LoadRequest {
-  method: 'GET' | 'POST';
-  path: string;
-  body?: string;
-}
-
-interface LoadJob {
-  base: string;
-  requests: LoadRequest[];
-  connections: number;
-  seconds: number;
-}
-
-interface LoadResult {
-  requests_per_s: number;
-  p50_ms: number;
-  p99_ms: number;
-  non_2xx: number;
-  errors: number;
-}
-
-function loadWorker(): void {
-  const autocannon = createRequire(import.meta.url)('autocannon');
-  process.on('message', (job: LoadJob) => {
-    let next = 0;
-    autocannon(
-      {
-        url: job.base,
-        connections: job.connections,
-        duration: job.seconds,
-        requests: [
-          {
-            setupRequest: (request: Record<string, unknown>) => {
-              const r = job.requests[next++ % job.requests.length]!;
-              request.method = r.method;
-              request.path = r.path;
-              if (r.body) {
-                request.body = r.body;
-                request.headers = { 'content-type': 'application/json' };
-              }
-              return request;
-            },
-          },
-        ],
-      },
-      (err: unknown, result: any) => {
-        if (err) return void process.send!({ error: String(err) });
-        process.send!({
-          requests_per_s: Math.round(result.requests.average),
-          p50_ms: result.latency.p50,
-          p99_ms: result.latency.p99,
-          non_2xx: result.non2xx,
-          errors: result.errors + result.timeouts,
-        } satisfies LoadResult);
-      },
-    );
-  });
-}
-
-function runLoad(child: ChildProcess, job: LoadJob): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    child.once('message', (message: LoadResult | { error: string }) => {
-      if ('error' in message) reject(new Error(message.error));
-      else resolve(message);
-    });
-    child.send(job);
-  });
-}
 
 export async function run(argv: string[]) {
   const settings = loadSettings(
@@ -121,7 +50,7 @@ export async function run(argv: string[]) {
     plugins: [async (app) => void app.get('/bench/ping', async () => ({ ok: true }))],
   });
   const base = await server.listen('127.0.0.1', 0);
-  const child = fork(fileURLToPath(import.meta.url), ['--load-worker'], { execArgv: ['--import', 'tsx'] });
+  const child = startLoadWorker();
   try {
     const l1 = devnet.l1!;
     const rollup = devnet.rollups.find((c) => c.vm === 'evm')!;
@@ -185,5 +114,3 @@ export async function run(argv: string[]) {
     rmSync(dir, { recursive: true, force: true });
   }
 }
-
-if (process.argv.includes('--load-worker')) loadWorker();
