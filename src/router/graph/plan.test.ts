@@ -142,32 +142,18 @@ describe('routes over OPinit and OFT', () => {
     expect(plan.hops[0]).toMatchObject({ hop: { kind: 'oft' }, amountOut: 10n ** 18n });
     expect(plan.hops[0]!.additionalFee).toBeGreaterThan(0n);
     // To the Move L1 (6 decimals): 18 → 6.
-    const move = registry.chain(L1)!.omnichain!;
-    const toL1 = await planRoute(
-      graph,
-      facts,
+    const toMoveL1 = (amounts: Partial<RouteQuery>) =>
       query({
         sourceChainId: EVM,
         sourceDenom: ODT_EVM,
         destChainId: L1,
-        destDenom: move.denom,
-        amountIn: 2n * 10n ** 18n,
-      }),
-    );
+        destDenom: registry.chain(L1)!.omnichain!.denom,
+        ...amounts,
+      });
+    const toL1 = await planRoute(graph, facts, toMoveL1({ amountIn: 2n * 10n ** 18n }));
     expect(toL1.amountOut).toBe(2_000_000n);
     // Exact out: the input that delivers it.
-    const exact = await planRoute(
-      graph,
-      facts,
-      query({
-        sourceChainId: EVM,
-        sourceDenom: ODT_EVM,
-        destChainId: L1,
-        destDenom: move.denom,
-        amountIn: undefined,
-        amountOut: 3_000_000n,
-      }),
-    );
+    const exact = await planRoute(graph, facts, toMoveL1({ amountIn: undefined, amountOut: 3_000_000n }));
     expect(exact.amountIn).toBe(3n * 10n ** 18n);
   });
 
