@@ -141,6 +141,10 @@ describe('routes over OPinit and OFT', () => {
     const plan = await planRoute(graph, facts, oftQuery(10n ** 18n + 5n));
     expect(plan.hops[0]).toMatchObject({ hop: { kind: 'oft' }, amountOut: 10n ** 18n });
     expect(plan.hops[0]!.additionalFee).toBeGreaterThan(0n);
+    // The ERC20 contract names the same asset as its denom, in either case.
+    const contract = registry.asset(EVM, ODT_EVM)!.tokenContract!;
+    for (const spelling of [contract, contract.toLowerCase()])
+      expect(graph.place(EVM, spelling)).toEqual(graph.place(EVM, ODT_EVM));
     // To the Move L1 (6 decimals): 18 → 6.
     const toMoveL1 = (amounts: Partial<RouteQuery>) =>
       query({
