@@ -390,7 +390,7 @@ describe('the router on the full devnet', () => {
       slippageTolerancePercent: '1',
     });
     expect(direct?.route?.operations).toEqual(routed?.operations);
-    expect((direct?.txs?.[0] as typeof tx).cosmosTx!.msgs).toEqual(tx.cosmosTx!.msgs);
+    expect((direct!.txs![0] as typeof tx).cosmosTx!.msgs).toEqual(tx.cosmosTx!.msgs);
     const listed = await chains({ chainIds: [l1.chain.info.chainId, wasmRollup.chain.info.chainId] });
     expect(listed?.map((c) => c.chainId)).toEqual([l1.chain.info.chainId, wasmRollup.chain.info.chainId]);
     const held = await assets({ chainIds: [wasmRollup.chain.info.chainId] });
