@@ -1,7 +1,4 @@
-import { type ChildProcess, fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { encodeKey } from '../src/api/pagination.js';
 import { createApiServer } from '../src/api/server.js';
@@ -11,6 +8,7 @@ import { type Db, openDb } from '../src/store/db.js';
 import { migrate } from '../src/store/migrate.js';
 import type { IndexedBlock, IndexedEvmTx, IndexedTx, NftChange } from '../src/store/records.js';
 import { createBlockWriter } from '../src/store/writer.js';
+import { type LoadResult, runLoad, startLoadWorker } from './load.js';
 
 /**
  * Read API throughput: a store of (default) 1,000,000 txs written through the real writer from
@@ -328,71 +326,6 @@ async function benchStore(settings: {
   return { db, buildSeconds: (performance.now() - started) / 1000 };
 }
 
-interface LoadJob {
-  base: string;
-  paths: string[];
-  connections: number;
-  seconds: number;
-}
-
-interface LoadResult {
-  requests_per_s: number;
-  p50_ms: number;
-  p99_ms: number;
-  mean_ms: number;
-  mb_per_s: number;
-  non_2xx: number;
-  errors: number;
-}
-
-/** The child process: autocannon over the paths, round robin across all connections. */
-function loadWorker(): void {
-  const autocannon = createRequire(import.meta.url)('autocannon');
-  process.on('message', (job: LoadJob) => {
-    let next = 0;
-    autocannon(
-      {
-        url: job.base,
-        connections: job.connections,
-        duration: job.seconds,
-        requests: [
-          {
-            setupRequest: (request: Record<string, unknown>) => {
-              request.path = job.paths[next++ % job.paths.length];
-              return request;
-            },
-          },
-        ],
-      },
-      (err: unknown, result: any) => {
-        if (err) {
-          process.send!({ error: String(err) });
-          return;
-        }
-        process.send!({
-          requests_per_s: Math.round(result.requests.average),
-          p50_ms: result.latency.p50,
-          p99_ms: result.latency.p99,
-          mean_ms: result.latency.mean,
-          mb_per_s: Number((result.throughput.average / 1e6).toFixed(2)),
-          non_2xx: result.non2xx,
-          errors: result.errors + result.timeouts,
-        } satisfies LoadResult);
-      },
-    );
-  });
-}
-
-function runLoad(child: ChildProcess, job: LoadJob): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    child.once('message', (message: LoadResult | { error: string }) => {
-      if ('error' in message) reject(new Error(message.error));
-      else resolve(message);
-    });
-    child.send(job);
-  });
-}
-
 export async function run(argv: string[]) {
   const settings = loadSettings(
     {
@@ -465,7 +398,7 @@ export async function run(argv: string[]) {
     },
   });
   const base = await api.listen('127.0.0.1', 0);
-  const child = fork(fileURLToPath(import.meta.url), ['--load-worker'], { execArgv: ['--import', 'tsx'] });
+  const child = startLoadWorker();
   try {
     const bech = (n: number) => toBech32(PREFIX, accountBytes(n));
     const ordinary = Array.from({ length: 889 }, (_, i) => 200 + i * 19);
@@ -629,5 +562,3 @@ function goalsOf(results: Results) {
     page_1000_ok: pageDeep.p99_ms <= 1.5 * Math.max(page1.p99_ms, 1),
   };
 }
-
-if (process.argv.includes('--load-worker')) loadWorker();

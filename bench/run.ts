@@ -10,6 +10,7 @@ const benches: Record<string, () => Promise<{ run: (argv: string[]) => Promise<u
   api: () => import('./api.js'),
   store: () => import('./store.js'),
   dev: () => import('./dev.js'),
+  router: () => import('./router.js'),
   'pglite-memory': () => import('./pglite-memory.js'),
   tracking: () => import('./tracking.js'),
 };

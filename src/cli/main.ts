@@ -14,6 +14,10 @@ const commands: Record<string, { describe: string; run: (argv: string[]) => Prom
     describe: 'serve the read-only indexer API over the store an indexer writes',
     run: async (argv) => (await import('./api.js')).runApi(argv),
   },
+  router: {
+    describe: "serve the router API: routes, signable msgs and op-hooks over the registry's chains",
+    run: async (argv) => (await import('./router.js')).runRouter(argv),
+  },
   dev: {
     describe:
       'the dev stack (`npm start`): the devnet, and an indexer and its API per rollup, on one embedded store',

@@ -1,0 +1,92 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+/** One request of a load: a GET path, or a method, path and JSON body. */
+export interface LoadRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+}
+
+export interface LoadJob {
+  base: string;
+  /** GET paths, round robin (or `requests`). */
+  paths?: string[];
+  requests?: LoadRequest[];
+  connections: number;
+  seconds: number;
+}
+
+export interface LoadResult {
+  requests_per_s: number;
+  p50_ms: number;
+  p99_ms: number;
+  mean_ms: number;
+  mb_per_s: number;
+  non_2xx: number;
+  errors: number;
+}
+
+/** The child process: autocannon over the requests, round robin across all connections. */
+function loadWorker(): void {
+  const autocannon = createRequire(import.meta.url)('autocannon');
+  process.on('message', (job: LoadJob) => {
+    const requests: LoadRequest[] =
+      job.requests ?? (job.paths ?? []).map((path) => ({ method: 'GET', path }));
+    let next = 0;
+    autocannon(
+      {
+        url: job.base,
+        connections: job.connections,
+        duration: job.seconds,
+        requests: [
+          {
+            setupRequest: (request: Record<string, unknown>) => {
+              const r = requests[next++ % requests.length]!;
+              request.method = r.method;
+              request.path = r.path;
+              if (r.body !== undefined) {
+                request.body = r.body;
+                request.headers = { 'content-type': 'application/json' };
+              }
+              return request;
+            },
+          },
+        ],
+      },
+      (err: unknown, result: any) => {
+        if (err) {
+          process.send!({ error: String(err) });
+          return;
+        }
+        process.send!({
+          requests_per_s: Math.round(result.requests.average),
+          p50_ms: result.latency.p50,
+          p99_ms: result.latency.p99,
+          mean_ms: result.latency.mean,
+          mb_per_s: Number((result.throughput.average / 1e6).toFixed(2)),
+          non_2xx: result.non2xx,
+          errors: result.errors + result.timeouts,
+        } satisfies LoadResult);
+      },
+    );
+  });
+}
+
+/** A child process that runs loads (so autocannon does not share the server's event loop). */
+export function startLoadWorker(): ChildProcess {
+  return fork(fileURLToPath(import.meta.url), ['--load-worker'], { execArgv: ['--import', 'tsx'] });
+}
+
+export function runLoad(child: ChildProcess, job: LoadJob): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    child.once('message', (message: LoadResult | { error: string }) => {
+      if ('error' in message) reject(new Error(message.error));
+      else resolve(message);
+    });
+    child.send(job);
+  });
+}
+
+if (process.argv.includes('--load-worker')) loadWorker();

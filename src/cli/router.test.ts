@@ -1,0 +1,85 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../common/logger.js';
+import { createShutdown } from '../common/shutdown.js';
+import { loadRouterConfig } from '../router/config.js';
+import { startRouter } from './router.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'weft-router-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A two-chain registry folder in the initia-registry layout. */
+function writeRegistry(): string {
+  const root = join(dir, 'registry');
+  const chain = (name: string, id: string, rest: string, extra: object) => {
+    mkdirSync(join(root, name), { recursive: true });
+    writeFileSync(
+      join(root, name, 'chain.json'),
+      JSON.stringify({
+        chain_name: name,
+        chain_id: id,
+        bech32_prefix: 'init',
+        network_type: 'devnet',
+        fees: { fee_tokens: [{ denom: 'uinit', average_gas_price: 0.015 }] },
+        apis: { rpc: [{ address: 'http://127.0.0.1:1' }], rest: [{ address: rest }] },
+        ...extra,
+      }),
+    );
+    writeFileSync(
+      join(root, name, 'assetlist.json'),
+      JSON.stringify({
+        chain_name: name,
+        assets: [
+          {
+            base: 'uinit',
+            display: 'INIT',
+            symbol: 'INIT',
+            name: 'Initia',
+            denom_units: [
+              { denom: 'uinit', exponent: 0 },
+              { denom: 'INIT', exponent: 6 },
+            ],
+          },
+        ],
+      }),
+    );
+  };
+  chain('initia', 'l1-1', 'http://127.0.0.1:2', { metadata: { is_l1: true } });
+  chain('rollup', 'rollup-1', 'http://127.0.0.1:3', {
+    metadata: { op_bridge_id: '1', op_denoms: ['uinit'] },
+  });
+  return root;
+}
+
+describe('weft router', () => {
+  it('reads REGISTRY and node overrides, and serves the registry', async () => {
+    const config = loadRouterConfig({
+      argv: ['--registry', writeRegistry(), '--port', '0', '--nodes', 'rollup-1.rest=http://127.0.0.1:9/'],
+      env: {},
+    });
+    const shutdown = createShutdown(silentLogger());
+    const { url } = await startRouter(config, { logger: silentLogger(), shutdown });
+    try {
+      const body = (await (await fetch(`${url}/v2/info/chains`)).json()) as {
+        chains: Array<{ chain_id: string; rest: string }>;
+      };
+      expect(body.chains.map((c) => [c.chain_id, c.rest])).toEqual([
+        ['l1-1', 'http://127.0.0.1:2'],
+        ['rollup-1', 'http://127.0.0.1:9'],
+      ]);
+    } finally {
+      await shutdown.kill();
+    }
+  });
+
+  it('stops at start with one line naming a bad setting', () => {
+    expect(() => loadRouterConfig({ argv: [], env: {} })).toThrow(
+      'invalid configuration: REGISTRY: required',
+    );
+    expect(() => loadRouterConfig({ argv: ['--registry', dir, '--nodes', 'x=y'], env: {} })).toThrow(
+      /--nodes/,
+    );
+  });
+});

@@ -1,0 +1,43 @@
+import { usage } from '../common/config.js';
+import { createLogger, type Logger } from '../common/logger.js';
+import { createShutdown, onProcessSignals, type Shutdown } from '../common/shutdown.js';
+import { createRouterServer, type RouterPlugin } from '../router/api/server.js';
+import { loadRouterConfig, type RouterConfig, routerSettings } from '../router/config.js';
+import { loadRegistry } from '../router/registry/load.js';
+
+export async function runRouter(argv: string[]): Promise<void> {
+  if (argv.includes('--help')) {
+    process.stdout.write(`usage: weft router [flags]\n\n${usage(routerSettings)}\n`);
+    return;
+  }
+  const config = loadRouterConfig({ argv, env: process.env });
+  const logger = createLogger({ level: config.logLevel, format: config.logFormat, name: 'router' });
+  const shutdown = createShutdown(logger);
+  onProcessSignals(shutdown, logger);
+  await startRouter(config, { logger, shutdown });
+}
+
+export interface StartRouterDeps {
+  logger: Logger;
+  shutdown: Shutdown;
+  /** Route plugins mounted beside the router's own (tracking). */
+  plugins?: RouterPlugin[];
+}
+
+/** Reads the registry and serves the router API: what `weft router` does. */
+export async function startRouter(config: RouterConfig, deps: StartRouterDeps): Promise<{ url: string }> {
+  const registry = await loadRegistry(config.registry, config.nodes);
+  const server = await createRouterServer({
+    registry,
+    logger: deps.logger,
+    plugins: deps.plugins,
+    nodeTimeoutMs: config.nodeTimeoutMs,
+  });
+  deps.shutdown.add(() => server.close());
+  const url = await server.listen(config.host, config.port);
+  deps.logger.info(
+    { url, chains: registry.chains.length, assets: registry.assets.length },
+    'serving the router API',
+  );
+  return { url };
+}

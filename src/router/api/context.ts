@@ -1,0 +1,12 @@
+import type { HopGraph } from '../graph/hops.js';
+import type { ChainFacts } from '../graph/plan.js';
+import type { RouterRegistry } from '../registry/types.js';
+
+/** What every router route reads; also handed to plugins mounted on the server (e.g. tracking). */
+export interface RouterContext {
+  registry: RouterRegistry;
+  graph: HopGraph;
+  facts: ChainFacts;
+  /** Per-request timeout of node calls (balances), ms. */
+  nodeTimeoutMs: number;
+}

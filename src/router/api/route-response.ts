@@ -1,0 +1,63 @@
+import { operationJson } from '../graph/operations.js';
+import type { Plan, PlannedHop, RouteQuery } from '../graph/plan.js';
+import type { RouterContext } from './context.js';
+import { assetJson } from './views.js';
+
+/** `estimated_fees`: the OFT messaging fee, paid in the source chain's native token on top of the amount. */
+export function estimatedFees(ctx: RouterContext, hops: PlannedHop[]) {
+  return hops.flatMap((planned, i) => {
+    const { hop } = planned;
+    if (hop.kind !== 'oft' || planned.additionalFee === undefined) return [];
+    const chain = ctx.registry.chain(hop.from)!;
+    const denom = chain.feeAssets[0]?.denom ?? '';
+    const asset = ctx.registry.asset(hop.from, denom);
+    return [
+      {
+        bridge_id: 'LAYER_ZERO',
+        amount: String(planned.additionalFee),
+        usd_amount: '',
+        origin_asset: asset ? assetJson(ctx.graph, asset) : { denom, chain_id: hop.from },
+        chain_id: hop.from,
+        tx_index: 0,
+        operation_index: i,
+        fee_behavior: 'FEE_BEHAVIOR_ADDITIONAL',
+      },
+    ];
+  });
+}
+
+/** The chains a route touches, in order of use; each needs an address (the last is the recipient's). */
+export const routeChainIds = (hops: PlannedHop[]) => [hops[0]!.hop.from, ...hops.map((h) => h.hop.to)];
+
+/** The `/v2/fungible/route` answer: field order fixed and no clock read, so equal inputs give equal bytes. */
+export function routeJson(ctx: RouterContext, query: RouteQuery, plan: Plan) {
+  const chainIds = routeChainIds(plan.hops);
+  const withdrawal = plan.hops.find((h) => h.hop.kind === 'op_withdraw');
+  const extraInfos = withdrawal
+    ? [
+        `The OPinit withdrawal is claimable on ${withdrawal.hop.to} after the bridge's output interval and finalization period (about ${withdrawal.seconds} s); claim it there with the executor's proof.`,
+      ]
+    : [];
+  return {
+    amount_in: String(plan.amountIn),
+    amount_out: String(plan.amountOut),
+    source_asset_denom: query.sourceDenom,
+    source_asset_chain_id: query.sourceChainId,
+    dest_asset_denom: query.destDenom,
+    dest_asset_chain_id: query.destChainId,
+    operations: plan.hops.map((h) => operationJson(ctx.graph, h)),
+    chain_ids: chainIds,
+    required_chain_addresses: chainIds,
+    does_swap: false,
+    estimated_amount_out: String(plan.amountOut),
+    swap_venues: [],
+    txs_required: 1,
+    usd_amount_in: '',
+    usd_amount_out: '',
+    estimated_fees: estimatedFees(ctx, plan.hops),
+    estimated_route_duration_seconds: plan.seconds,
+    required_op_hook: false,
+    extra_infos: extraInfos,
+    extra_warnings: [] as string[],
+  };
+}

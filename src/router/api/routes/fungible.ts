@@ -1,0 +1,233 @@
+import type { FastifyInstance } from 'fastify';
+import type { Static } from 'typebox';
+import { RouteRequestError, UnknownAssetError } from '../../errors.js';
+import { hopsOfOperations } from '../../graph/operations.js';
+import { planRoute, pricePath, type RouteQuery } from '../../graph/plan.js';
+import { type ChainAddress, chainAddress } from '../../msgs/addresses.js';
+import { buildMsgs, type MsgsOptions } from '../../msgs/build.js';
+import type { RouterContext } from '../context.js';
+import { estimatedFees, routeChainIds, routeJson } from '../route-response.js';
+import {
+  errorResponses,
+  MsgsDirectRequest,
+  MsgsDirectResponse,
+  MsgsRequest,
+  MsgsResponse,
+  OpHookRequest,
+  OpHookResponse,
+  RouteRequest,
+  RouteResponse,
+} from '../schemas.js';
+
+const DEFAULT_SLIPPAGE = 1;
+const DEFAULT_TIMEOUT_SECONDS = 300;
+const MAX_TIMEOUT_SECONDS = 7 * 24 * 3600;
+
+function chainIdOf(ctx: RouterContext, id: string): string {
+  const chain = ctx.registry.chainByAnyId(id);
+  if (!chain) throw new UnknownAssetError(`chain ${id} is not supported`);
+  return chain.chainId;
+}
+
+function routeQuery(ctx: RouterContext, body: Static<typeof RouteRequest>): RouteQuery {
+  const hasIn = body.amount_in !== undefined;
+  if (hasIn === (body.amount_out !== undefined))
+    throw new RouteRequestError('exactly one of amount_in and amount_out must be given');
+  return {
+    sourceChainId: chainIdOf(ctx, body.source_asset_chain_id),
+    sourceDenom: body.source_asset_denom,
+    destChainId: chainIdOf(ctx, body.dest_asset_chain_id),
+    destDenom: body.dest_asset_denom,
+    amountIn: hasIn ? BigInt(body.amount_in!) : undefined,
+    amountOut: hasIn ? undefined : BigInt(body.amount_out!),
+    isOpWithdraw: body.is_op_withdraw === true,
+    bridges: body.bridges,
+  };
+}
+
+function slippageOf(raw: string | number | undefined): number {
+  const value = raw === undefined ? DEFAULT_SLIPPAGE : Number(raw);
+  if (!Number.isFinite(value) || value < 0 || value > 100)
+    throw new RouteRequestError('slippage_tolerance_percent must be a percent from 0 to 100');
+  return value;
+}
+
+function timeoutOf(raw: string | number | undefined): number {
+  const value = raw === undefined ? DEFAULT_TIMEOUT_SECONDS : Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > MAX_TIMEOUT_SECONDS)
+    throw new RouteRequestError(`timeout_seconds must be an integer from 1 to ${MAX_TIMEOUT_SECONDS}`);
+  return value;
+}
+
+/** Slippage, IBC timeout and op hook of a `/msgs` or `/msgs_direct` request. */
+function msgsOptions(body: {
+  slippage_tolerance_percent?: string | number;
+  timeout_seconds?: string | number;
+  signed_op_hook?: unknown;
+}): MsgsOptions {
+  return {
+    slippagePercent: slippageOf(body.slippage_tolerance_percent),
+    timeoutSeconds: timeoutOf(body.timeout_seconds),
+    signedOpHook: body.signed_op_hook,
+    nowMs: Date.now(),
+  };
+}
+
+/** Each chain's address, checked against the chain's format. */
+function addressBook(
+  ctx: RouterContext,
+  chainIds: string[],
+  addressOf: (chainId: string, i: number) => unknown,
+) {
+  const book = new Map<string, ChainAddress>();
+  chainIds.forEach((chainId, i) => {
+    if (!book.has(chainId))
+      book.set(chainId, chainAddress(ctx.registry.chain(chainId)!, addressOf(chainId, i)));
+  });
+  return (chainId: string) => book.get(chainId)!;
+}
+
+export function registerFungibleRoutes(app: FastifyInstance, ctx: RouterContext): void {
+  app.post(
+    '/v2/fungible/route',
+    {
+      schema: {
+        tags: ['Fungible'],
+        summary: 'The route of one asset to another chain (no swaps)',
+        description:
+          'Routes over IBC (multi-hop through packet forwarding), OPinit deposits and withdrawals and OFT transfers. ' +
+          'The fastest route wins (then the smallest added fee, fewest hops, and a fixed order), unless ' +
+          '`is_op_withdraw` asks for the OPinit withdrawal.',
+        body: RouteRequest,
+        response: { 200: RouteResponse, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const query = routeQuery(ctx, request.body as Static<typeof RouteRequest>);
+      return routeJson(ctx, query, await planRoute(ctx.graph, ctx.facts, query));
+    },
+  );
+
+  app.post(
+    '/v2/fungible/msgs',
+    {
+      schema: {
+        tags: ['Fungible'],
+        summary: 'The signable tx of a route',
+        description:
+          '`operations` as `/route` returned them; `address_list` gives one address per `required_chain_addresses` ' +
+          'entry, in order (the last is the recipient). `cosmos_tx` msgs are amino JSON strings with proto type URLs; ' +
+          '`evm_tx.data` is hex without 0x.',
+        body: MsgsRequest,
+        response: { 200: MsgsResponse, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const body = request.body as Static<typeof MsgsRequest>;
+      const sourceChainId = chainIdOf(ctx, body.source_asset_chain_id);
+      const source = ctx.graph.place(sourceChainId, body.source_asset_denom);
+      if (!source)
+        throw new UnknownAssetError(`unknown denom ${body.source_asset_denom} on chain ${sourceChainId}`);
+      const hops = hopsOfOperations(ctx.graph, source, body.operations);
+      const last = hops.at(-1)!;
+      if (
+        last.to !== chainIdOf(ctx, body.dest_asset_chain_id) ||
+        ctx.graph.place(last.to, body.dest_asset_denom)?.denom !== last.denomOut
+      )
+        throw new RouteRequestError('operations do not end at dest_asset_denom on dest_asset_chain_id');
+      const planned = await pricePath(ctx.facts, hops, {
+        sourceChainId,
+        sourceDenom: source.denom,
+        destChainId: last.to,
+        destDenom: last.denomOut,
+        amountIn: BigInt(body.amount_in),
+      });
+      const chainIds = routeChainIds(planned);
+      if (body.address_list.length !== chainIds.length)
+        throw new RouteRequestError(
+          `address_list needs ${chainIds.length} addresses, one per required chain (${chainIds.join(', ')})`,
+        );
+      const built = await buildMsgs(
+        ctx.registry,
+        ctx.facts,
+        planned,
+        addressBook(ctx, chainIds, (_, i) => body.address_list[i]),
+        msgsOptions(body),
+      );
+      return { ...built, estimated_fees: estimatedFees(ctx, planned) };
+    },
+  );
+
+  app.post(
+    '/v2/fungible/msgs_direct',
+    {
+      schema: {
+        tags: ['Fungible'],
+        summary: 'Route and msgs in one call',
+        description:
+          'A `/route` request plus `chain_ids_to_addresses` (an address for every chain of the route).',
+        body: MsgsDirectRequest,
+        response: { 200: MsgsDirectResponse, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const body = request.body as Static<typeof MsgsDirectRequest>;
+      const query = routeQuery(ctx, body);
+      const plan = await planRoute(ctx.graph, ctx.facts, query);
+      const chainIds = routeChainIds(plan.hops);
+      const given = new Map(
+        Object.entries(body.chain_ids_to_addresses).map(([id, address]) => [
+          ctx.registry.chainByAnyId(id)?.chainId ?? id,
+          address,
+        ]),
+      );
+      const built = await buildMsgs(
+        ctx.registry,
+        ctx.facts,
+        plan.hops,
+        addressBook(ctx, chainIds, (chainId) => given.get(chainId)),
+        msgsOptions(body),
+      );
+      return {
+        msgs: built.msgs,
+        txs: built.txs,
+        min_amount_out: built.min_amount_out,
+        route: routeJson(ctx, query, plan),
+      };
+    },
+  );
+
+  app.post(
+    '/op-hook',
+    {
+      schema: {
+        tags: ['Fungible'],
+        summary: 'Initia: the msgs a deposit must run on arrival, to sign as the recipient',
+        description:
+          'Only routes with `required_op_hook` need one; the signed tx goes to `/msgs` as `signed_op_hook` and ' +
+          "into the deposit's `data`. A route that needs no hook is answered with a 400 that says so.",
+        body: OpHookRequest,
+        response: { 200: OpHookResponse, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const body = request.body as Static<typeof OpHookRequest>;
+      const query: RouteQuery = {
+        sourceChainId: chainIdOf(ctx, body.source_asset_chain_id),
+        sourceDenom: body.source_asset_denom,
+        destChainId: chainIdOf(ctx, body.dest_asset_chain_id),
+        destDenom: body.dest_asset_denom,
+        amountIn: 1n,
+      };
+      chainAddress(ctx.registry.chain(query.sourceChainId)!, body.source_address);
+      chainAddress(ctx.registry.chain(query.destChainId)!, body.dest_address);
+      const plan = await planRoute(ctx.graph, ctx.facts, query);
+      const deposit = plan.hops.find((h) => h.hop.kind === 'op_deposit');
+      throw new RouteRequestError(
+        deposit
+          ? `the OPinit deposit into ${deposit.hop.to} needs no hook: ${deposit.hop.denomOut} arrives as it is`
+          : 'the route has no OPinit deposit, so it takes no hook',
+      );
+    },
+  );
+}

@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import cors from '@fastify/cors';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, LogController } from 'fastify';
+import { frameworkError } from '../../api/errors.js';
+import { createApiMetrics, installRequestMetrics } from '../../api/metrics.js';
+import { buildInfo } from '../../common/build.js';
+import type { Logger } from '../../common/logger.js';
+import { createMetricsRegistry, type Registry } from '../../common/metrics.js';
+import { createHopGraph } from '../graph/hops.js';
+import type { ChainFacts } from '../graph/plan.js';
+import { createChainFacts } from '../registry/facts.js';
+import type { RouterRegistry } from '../registry/types.js';
+import type { RouterContext } from './context.js';
+import { installRouterErrors } from './errors.js';
+import { registerFungibleRoutes } from './routes/fungible.js';
+import { registerInfoRoutes } from './routes/info.js';
+
+/** Route plugins of other parts (tracking), mounted with the router's context as options. */
+export type RouterPlugin = FastifyPluginAsync<RouterContext>;
+
+export interface RouterServerOptions {
+  registry: RouterRegistry;
+  /** Node facts (bridge timing, OFT quotes); absent: read from the registry's nodes. */
+  facts?: ChainFacts;
+  logger?: Logger;
+  metrics?: Registry;
+  /** Extra route plugins (e.g. `/v2/tx/track` and `/v2/tx/status`). */
+  plugins?: RouterPlugin[];
+  nodeTimeoutMs?: number;
+}
+
+export interface RouterServer {
+  app: FastifyInstance;
+  context: RouterContext;
+  listen(host: string, port: number): Promise<string>;
+  close(): Promise<void>;
+}
+
+const REQUEST_ID = /^[\w.:@/+=-]{1,128}$/;
+
+/** Headers browser wallets send: InterwovenKit adds its version to every bridge request. */
+const CORS_HEADERS = ['content-type', 'authorization', 'x-request-id', 'interwovenkit-version'];
+
+export async function createRouterServer(options: RouterServerOptions): Promise<RouterServer> {
+  const app = Fastify({
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
+    ajv: { customOptions: { verbose: true, coerceTypes: 'array', removeAdditional: false } },
+    frameworkErrors: frameworkError,
+    bodyLimit: 256 * 1024,
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+  }) as unknown as FastifyInstance;
+
+  const ownFacts = options.facts ? undefined : createChainFacts(options.registry);
+  const context: RouterContext = {
+    registry: options.registry,
+    graph: createHopGraph(options.registry),
+    facts: options.facts ?? ownFacts!,
+    nodeTimeoutMs: options.nodeTimeoutMs ?? 5000,
+  };
+  if (ownFacts) app.addHook('onClose', async () => ownFacts.close());
+
+  const metricsRegistry = options.metrics ?? createMetricsRegistry();
+  installRouterErrors(app);
+  installRequestMetrics(app, createApiMetrics(metricsRegistry));
+  app.addHook('onSend', (request, reply, payload, done) => {
+    void reply.header('x-request-id', request.id);
+    done(null, payload);
+  });
+  await app.register(cors, {
+    origin: '*',
+    methods: ['GET', 'POST', 'OPTIONS'],
+    allowedHeaders: CORS_HEADERS,
+    exposedHeaders: ['x-request-id'],
+    strictPreflight: false,
+  });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'weft router API',
+        description:
+          'Skip Go API v2 wire format (snake_case JSON, amounts as base-unit decimal strings) with the Initia ' +
+          'extensions. Routes move one asset across chains over IBC, OPinit and OFT; the router never broadcasts. ' +
+          'Errors are JSON {code, message, details} with a gRPC code, and `info` on route errors.',
+        version: buildInfo().version,
+      },
+      tags: [{ name: 'Info' }, { name: 'Fungible' }, { name: 'Tracking' }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/swagger' });
+  app.get('/swagger/doc.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    void reply.type(metricsRegistry.contentType);
+    return metricsRegistry.metrics();
+  });
+
+  registerInfoRoutes(app, context);
+  registerFungibleRoutes(app, context);
+  for (const plugin of options.plugins ?? []) await app.register(plugin, context);
+  await app.ready();
+
+  return {
+    app,
+    context,
+    listen: (host, port) => app.listen({ host, port }),
+    close: () => app.close(),
+  };
+}

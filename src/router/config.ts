@@ -1,0 +1,56 @@
+import { apiSettings } from '../api/config.js';
+import { type ConfigSource, loadSettings, logSettings, parse } from '../common/config.js';
+import { ConfigError } from '../common/errors.js';
+import { storeSettings } from '../store/settings.js';
+import type { NodeOverrides } from './registry/types.js';
+
+const SURFACES = { rpc: 'rpc', rest: 'rest', 'json-rpc': 'jsonRpc' } as const;
+
+/** `weft-l1-1.rest=http://…,31337.json-rpc=http://…`: node URLs that win over the registry's `apis`. */
+function parseNodes(raw: string, name: string): NodeOverrides {
+  const out: NodeOverrides = {};
+  for (const entry of raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const m = /^(.+)\.(rpc|rest|json-rpc)=(https?:\/\/.+)$/.exec(entry);
+    if (!m) throw new ConfigError(name, `"${entry}" is not <chain id>.<rpc|rest|json-rpc>=<http(s) URL>`);
+    const surface = SURFACES[m[2] as keyof typeof SURFACES];
+    out[m[1]!] = { ...out[m[1]!], [surface]: m[3]!.replace(/\/+$/, '') };
+  }
+  return out;
+}
+
+export const routerSettings = {
+  registry: {
+    flag: 'registry',
+    env: 'REGISTRY',
+    description:
+      "initia-registry style folder or URL of the chains and assets (the devnet manifest's `registry`)",
+    parse: parse.string,
+  },
+  nodes: {
+    flag: 'nodes',
+    env: 'ROUTER_NODES',
+    description: 'node URL overrides, comma-separated <chain id>.<rpc|rest|json-rpc>=<URL>',
+    parse: parseNodes,
+    default: {} as NodeOverrides,
+  },
+  host: apiSettings.host,
+  port: { flag: 'port', env: 'PORT', description: 'HTTP port', parse: parse.int(0, 65_535), default: 8090 },
+  nodeTimeoutMs: {
+    flag: 'node-timeout',
+    env: 'ROUTER_NODE_TIMEOUT_MS',
+    description: 'timeout of one node request, ms',
+    parse: parse.int(100, 60_000),
+    default: 5000,
+  },
+  ...storeSettings,
+  ...logSettings,
+};
+
+export type RouterConfig = ReturnType<typeof loadRouterConfig>;
+
+export function loadRouterConfig(source: ConfigSource) {
+  return loadSettings(routerSettings, source);
+}

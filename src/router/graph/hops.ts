@@ -1,0 +1,171 @@
+import type { OmnichainEndpoint, RouterChain, RouterRegistry } from '../registry/types.js';
+import { type IbcTrace, ibcDenomOf, l2DenomOf, parseIbcPath } from './denoms.js';
+
+/** Where an asset is: a chain, the denom it holds there, and (for IBC vouchers) the denom's trace. */
+export interface Place {
+  chainId: string;
+  denom: string;
+  trace: IbcTrace;
+}
+
+interface HopBase {
+  from: string;
+  to: string;
+  denomIn: string;
+  denomOut: string;
+}
+
+export type Hop =
+  | (HopBase & { kind: 'ibc'; channel: string; counterpartyChannel: string; trace: IbcTrace })
+  | (HopBase & { kind: 'op_deposit' | 'op_withdraw'; bridgeId: string })
+  | (HopBase & { kind: 'oft'; source: OmnichainEndpoint; destination: OmnichainEndpoint });
+
+/** The edges of the (chain, denom) graph, computed from the registry once. */
+export interface HopGraph {
+  registry: RouterRegistry;
+  /** Hops out of a place; `ibcOnly` after an IBC hop (further hops ride the packet-forward memo). */
+  hopsFrom(place: Place): Array<{ hop: Hop; to: Place }>;
+  /** The place of a chain's denom (its IBC trace from the registry), or undefined for an unknown `ibc/` denom. */
+  place(chainId: string, denom: string): Place | undefined;
+  /** Where an asset comes from: its origin chain and base denom (vouchers and `l2/` denoms unwound). */
+  origin(place: Place): string;
+}
+
+const plain = (denom: string): IbcTrace => ({ hops: [], base: denom });
+
+export function createHopGraph(registry: RouterRegistry): HopGraph {
+  const l1 = registry.l1();
+  /** `l2/<hash>` on a rollup → the L1 denom it stands for. */
+  const l2Origin = new Map<string, { bridgeId: string; l1Denom: string }>();
+  /** An L1 denom → the rollups it is deposited into, and its `l2/` denom there (hashed once). */
+  const deposits = new Map<string, Array<{ rollup: RouterChain; denomOut: string }>>();
+  for (const rollup of registry.chains.filter((c) => c.opBridgeId && !c.isL1)) {
+    for (const denom of rollup.opDenoms) {
+      const denomOut = l2DenomOf(rollup.opBridgeId!, denom);
+      l2Origin.set(`${rollup.chainId}\n${denomOut}`, { bridgeId: rollup.opBridgeId!, l1Denom: denom });
+      deposits.set(denom, [...(deposits.get(denom) ?? []), { rollup, denomOut }]);
+    }
+  }
+  const members = registry.chains.filter((c) => c.omnichain);
+  const memberByEid = new Map(members.map((c) => [c.omnichain!.eid, c]));
+
+  function place(chainId: string, denom: string): Place | undefined {
+    const asset = registry.asset(chainId, denom);
+    const held = asset?.denom ?? denom;
+    if (!held.startsWith('ibc/')) return { chainId, denom: held, trace: plain(held) };
+    const path = asset?.ibcPath;
+    if (!path) return undefined;
+    const trace = parseIbcPath(path);
+    return ibcDenomOf(trace) === held ? { chainId, denom: held, trace } : undefined;
+  }
+
+  function ibcHops(chain: RouterChain, at: Place): Array<{ hop: Hop; to: Place }> {
+    const out: Array<{ hop: Hop; to: Place }> = [];
+    for (const end of chain.ibcChannels) {
+      const first = at.trace.hops[0];
+      let trace: IbcTrace;
+      if (first && first.channel === end.channelId)
+        trace = { hops: at.trace.hops.slice(1), base: at.trace.base };
+      else if (!first)
+        trace = { hops: [{ port: 'transfer', channel: end.counterpartyChannelId! }], base: at.trace.base };
+      // A voucher goes home the way it came before it goes anywhere else (no winding through extra hops).
+      else continue;
+      const denomOut = ibcDenomOf(trace);
+      out.push({
+        hop: {
+          kind: 'ibc',
+          from: chain.chainId,
+          to: end.counterpartyChainId,
+          denomIn: at.denom,
+          denomOut,
+          channel: end.channelId,
+          counterpartyChannel: end.counterpartyChannelId!,
+          trace,
+        },
+        to: { chainId: end.counterpartyChainId, denom: denomOut, trace },
+      });
+    }
+    return out;
+  }
+
+  function hopsFrom(at: Place): Array<{ hop: Hop; to: Place }> {
+    const chain = registry.chain(at.chainId);
+    if (!chain) return [];
+    const out = ibcHops(chain, at);
+    if (chain.isL1) {
+      for (const { rollup, denomOut } of deposits.get(at.denom) ?? []) {
+        out.push({
+          hop: {
+            kind: 'op_deposit',
+            from: chain.chainId,
+            to: rollup.chainId,
+            denomIn: at.denom,
+            denomOut,
+            bridgeId: rollup.opBridgeId!,
+          },
+          to: { chainId: rollup.chainId, denom: denomOut, trace: plain(denomOut) },
+        });
+      }
+    }
+    const withdrawal = l2Origin.get(`${chain.chainId}\n${at.denom}`);
+    if (withdrawal && l1) {
+      const back = place(l1.chainId, withdrawal.l1Denom);
+      if (back) {
+        out.push({
+          hop: {
+            kind: 'op_withdraw',
+            from: chain.chainId,
+            to: l1.chainId,
+            denomIn: at.denom,
+            denomOut: back.denom,
+            bridgeId: withdrawal.bridgeId,
+          },
+          to: back,
+        });
+      }
+    }
+    // OFT sends start from EVM endpoints (a `send` with the quoted native fee as value).
+    const source = chain.omnichain;
+    if (source && source.kind === 'evm' && at.denom === source.denom) {
+      for (const eid of [...source.peers].sort((a, b) => a - b)) {
+        const peer = memberByEid.get(eid);
+        if (!peer?.omnichain) continue;
+        const denomOut = peer.omnichain.denom;
+        out.push({
+          hop: {
+            kind: 'oft',
+            from: chain.chainId,
+            to: peer.chainId,
+            denomIn: at.denom,
+            denomOut,
+            source,
+            destination: peer.omnichain,
+          },
+          to: { chainId: peer.chainId, denom: denomOut, trace: plain(denomOut) },
+        });
+      }
+    }
+    return out;
+  }
+
+  function origin(at: Place): string {
+    let chainId = at.chainId;
+    for (const hop of at.trace.hops) {
+      const end = registry.chain(chainId)?.ibcChannels.find((c) => c.channelId === hop.channel);
+      if (!end) return `${chainId}\n${ibcDenomOf(at.trace)}`;
+      chainId = end.counterpartyChainId;
+    }
+    const base = at.trace.base;
+    const l2 = l2Origin.get(`${chainId}\n${base}`);
+    if (l2 && l1) {
+      const back = place(l1.chainId, l2.l1Denom);
+      if (back) return origin(back);
+    }
+    const member = registry.chain(chainId)?.omnichain;
+    // Every member's OFT token is one asset.
+    if (member && member.denom === base) return 'omnichain';
+    return `${chainId}\n${base}`;
+  }
+
+  return { registry, hopsFrom, place, origin };
+}

@@ -1,0 +1,121 @@
+import { decodeFunctionResult, encodeFunctionData, type Hex, parseAbi } from 'viem';
+import { createEndpoints, type Endpoints, parseJson } from '../../chain/endpoints.js';
+import { UpstreamError } from '../../common/errors.js';
+import type { ChainFacts } from '../graph/plan.js';
+import type { RouterRegistry } from './types.js';
+
+const OFT_ABI = parseAbi([
+  'struct SendParam { uint32 dstEid; bytes32 to; uint256 amountLD; uint256 minAmountLD; bytes extraOptions; bytes composeMsg; bytes oftCmd; }',
+  'struct MessagingFee { uint256 nativeFee; uint256 lzTokenFee; }',
+  'function quoteSend(SendParam sendParam, bool payInLzToken) view returns (MessagingFee)',
+]);
+
+const ZERO32 = `0x${'00'.repeat(32)}` as Hex;
+const QUOTE_TTL_MS = 60_000;
+
+/** Go's `time.Duration` text (`168h0m0s`, `10s`, `1.5s`, `500ms`) in seconds. */
+export function parseGoDuration(text: string): number {
+  const units: Record<string, number> = { h: 3600, m: 60, s: 1, ms: 0.001, us: 1e-6, µs: 1e-6, ns: 1e-9 };
+  let seconds = 0;
+  let matched = '';
+  for (const m of text.matchAll(/(\d+(?:\.\d+)?)(h|ms|m|s|us|µs|ns)/g)) {
+    seconds += Number(m[1]) * units[m[2]!]!;
+    matched += m[0];
+  }
+  if (matched !== text || matched === '') throw new UpstreamError(`not a duration: ${text}`);
+  return seconds;
+}
+
+/**
+ * What routes need from the chains' nodes, asked once and kept: each OPinit bridge's timing (L1 REST
+ * `opinit/ophost/v1/bridges/{id}`) and the OFT messaging fee (`quoteSend` over EVM JSON-RPC).
+ */
+export function createChainFacts(
+  registry: RouterRegistry,
+  options: { timeoutMs?: number } = {},
+): ChainFacts & {
+  close(): Promise<void>;
+} {
+  const timeoutMs = options.timeoutMs ?? 3000;
+  const endpoints = new Map<string, Endpoints>();
+  const endpointsOf = (url: string) => {
+    const known = endpoints.get(url);
+    if (known) return known;
+    const made = createEndpoints([url], { timeoutMs });
+    endpoints.set(url, made);
+    return made;
+  };
+  const withdrawal = new Map<string, Promise<number>>();
+  const quotes = new Map<string, { at: number; fee: Promise<bigint> }>();
+
+  return {
+    withdrawalSeconds(bridgeId) {
+      let known = withdrawal.get(bridgeId);
+      if (!known) {
+        const rest = registry.l1()?.rest;
+        if (!rest) return Promise.reject(new UpstreamError('the registry names no L1 REST endpoint'));
+        known = endpointsOf(rest)
+          .request({ path: `/opinit/ophost/v1/bridges/${bridgeId}` }, parseJson)
+          .then((json: any) => {
+            const config = json.bridge_config;
+            if (!config) throw new UpstreamError(`the L1 has no OPinit bridge ${bridgeId}`);
+            return Math.ceil(
+              parseGoDuration(String(config.finalization_period)) +
+                parseGoDuration(String(config.submission_interval)),
+            );
+          });
+        // A failed lookup is asked again next time.
+        known.catch(() => withdrawal.delete(bridgeId));
+        withdrawal.set(bridgeId, known);
+      }
+      return known;
+    },
+    omnichainFee(chainId, oft, dstEid) {
+      const key = `${chainId}/${dstEid}`;
+      const cached = quotes.get(key);
+      if (cached && Date.now() - cached.at < QUOTE_TTL_MS) return cached.fee;
+      const url = registry.chain(chainId)?.jsonRpc;
+      if (!url) return Promise.reject(new UpstreamError(`chain ${chainId} has no EVM JSON-RPC endpoint`));
+      const data = encodeFunctionData({
+        abi: OFT_ABI,
+        functionName: 'quoteSend',
+        args: [
+          {
+            dstEid,
+            to: ZERO32,
+            amountLD: 0n,
+            minAmountLD: 0n,
+            extraOptions: '0x',
+            composeMsg: '0x',
+            oftCmd: '0x',
+          },
+          false,
+        ],
+      });
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'eth_call',
+        params: [{ to: oft, data }, 'latest'],
+      });
+      const fee = endpointsOf(url)
+        .request({ method: 'POST', path: '', body }, parseJson)
+        .then((json: any) => {
+          if (typeof json.result !== 'string')
+            throw new UpstreamError(`quoteSend on ${chainId}: ${JSON.stringify(json.error)}`);
+          const quote = decodeFunctionResult({
+            abi: OFT_ABI,
+            functionName: 'quoteSend',
+            data: json.result as Hex,
+          });
+          return quote.nativeFee;
+        });
+      fee.catch(() => quotes.delete(key));
+      quotes.set(key, { at: Date.now(), fee });
+      return fee;
+    },
+    async close() {
+      await Promise.all([...endpoints.values()].map((e) => e.close()));
+    },
+  };
+}

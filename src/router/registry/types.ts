@@ -1,0 +1,78 @@
+/** A chain as the router knows it, read from its registry `chain.json` (and node URL overrides). */
+export interface RouterChain {
+  chainId: string;
+  chainName: string;
+  prettyName: string;
+  /** `evm` for chains reached only through EVM JSON-RPC (Ethereum-like); Initia rollups of any VM are `cosmos`. */
+  kind: 'cosmos' | 'evm';
+  bech32Prefix: string;
+  rpc?: string;
+  rest?: string;
+  jsonRpc?: string;
+  evmChainId?: number;
+  isL1: boolean;
+  isTestnet: boolean;
+  /** `minievm`, `minimove`, `miniwasm`; absent outside Initia rollups. */
+  minitia?: string;
+  opBridgeId?: string;
+  opDenoms: string[];
+  executorUri?: string;
+  ibcChannels: IbcChannel[];
+  feeAssets: Array<{ denom: string; low: number; average: number; high: number }>;
+  omnichain?: OmnichainEndpoint;
+  keyAlgos: string[];
+  logoUri?: string;
+}
+
+/** One ICS-20 channel end of a chain, with the channel id on the far side when the registry gives it. */
+export interface IbcChannel {
+  counterpartyChainId: string;
+  portId: string;
+  channelId: string;
+  counterpartyChannelId?: string;
+  version: string;
+}
+
+/** `metadata.omnichain` of chain.json: this chain's OFT endpoint (LayerZero-style). */
+export interface OmnichainEndpoint {
+  eid: number;
+  kind: 'evm' | 'move';
+  endpoint: string;
+  oft: string;
+  denom: string;
+  decimals: number;
+  sharedDecimals: number;
+  peers: number[];
+}
+
+/** One asset of a chain's assetlist.json, in the router's terms. */
+export interface RouterAsset {
+  chainId: string;
+  denom: string;
+  symbol: string;
+  name: string;
+  decimals: number;
+  description?: string;
+  logoUri?: string;
+  coingeckoId?: string;
+  /** ERC20 contract on EVM chains (0x, checksummed as the registry writes it). */
+  tokenContract?: string;
+  /** IBC path (`transfer/channel-0/uinit`) of an `ibc/…` voucher. */
+  ibcPath?: string;
+  /** Bridge id of an `op` trace (an `l2/…` denom). */
+  opBridgeId?: string;
+  hidden: boolean;
+}
+
+export interface RouterRegistry {
+  chains: RouterChain[];
+  assets: RouterAsset[];
+  chain(chainId: string): RouterChain | undefined;
+  /** The chain by its EVM chain id (as a decimal string) or its chain id. */
+  chainByAnyId(id: string): RouterChain | undefined;
+  asset(chainId: string, denom: string): RouterAsset | undefined;
+  l1(): RouterChain | undefined;
+}
+
+/** Node URLs given on the command line win over the registry's `apis`. */
+export type NodeOverrides = Record<string, { rpc?: string; rest?: string; jsonRpc?: string }>;

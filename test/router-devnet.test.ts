@@ -1,0 +1,670 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Secp256k1HdWallet } from '@cosmjs/amino';
+import { DirectSecp256k1HdWallet, Registry } from '@cosmjs/proto-signing';
+import { AminoTypes, SigningStargateClient } from '@cosmjs/stargate';
+import { aminoConverters, protoRegistry } from '@initia/amino-converter';
+import { assets, chains, messages, messagesDirect, route, setApiOptions } from '@skip-go/client';
+import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
+import { createPublicClient, createWalletClient, defineChain, type Hex, http, parseAbi } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Devnet, DevnetChain, ExternalEvmChain } from '../src/devnet/devnet.js';
+import type { DevAccount } from '../src/devnet/keys.js';
+import { testDevnet } from '../src/devnet/test-support/devnet.js';
+import { until } from '../src/devnet/test-support/until.js';
+import { createRouterServer, type RouterServer } from '../src/router/api/server.js';
+import { ibcDenomOf, l2DenomOf, parseIbcPath } from '../src/router/graph/denoms.js';
+import { loadRegistry } from '../src/router/registry/load.js';
+
+/**
+ * The router against the full devnet, used as wallets use it: route → msgs → each `cosmos_tx` msg
+ * decoded with the Initia amino types (as interwovenkit does) and signed by cosmjs (amino JSON or direct), or the `evm_tx`
+ * sent by viem → broadcast → the recipient's balance grows by the route's `amount_out`: OPinit deposits,
+ * IBC one hop in and two hops out through a forward memo, an OFT transfer, a deposit with an op hook. The same
+ * through @skip-go/client, and a flood of malformed requests that must all get JSON 4xx answers.
+ */
+
+const dir = mkdtempSync(join(tmpdir(), 'weft-router-'));
+const aminoTypes = new AminoTypes(aminoConverters);
+// amino-converter types its registry with its own copy of @cosmjs/proto-signing: the same shapes.
+const protos = new Registry(protoRegistry as never);
+const ERC20 = parseAbi(['function balanceOf(address) view returns (uint256)']);
+let devnet: Devnet;
+let l1: DevnetChain;
+let evmRollup: DevnetChain;
+let moveRollup: DevnetChain;
+let eth: ExternalEvmChain;
+let server: RouterServer;
+let url: string;
+
+beforeAll(async () => {
+  devnet = await testDevnet({
+    seed: 'router',
+    vms: ['evm', 'move', 'wasm'],
+    network: 'full',
+    accounts: 3,
+    txsPerBlock: 0,
+    blockTimeMs: 200,
+    registryDir: join(dir, 'registry'),
+    settings: { opinit: { outputIntervalMs: 1_000, finalizationPeriodMs: 2_000 } },
+  });
+  l1 = devnet.l1!;
+  evmRollup = devnet.rollups.find((c) => c.vm === 'evm')!;
+  moveRollup = devnet.rollups.find((c) => c.vm === 'move')!;
+  eth = devnet.external.evm!;
+  devnet.run();
+  await until('first blocks', async () => devnet.all.every((c) => c.chain.latestHeight() >= 2));
+  server = await createRouterServer({ registry: await loadRegistry(join(dir, 'registry')) });
+  url = await server.listen('127.0.0.1', 0);
+}, 120_000);
+
+afterAll(async () => {
+  await server?.close();
+  await devnet?.close();
+  rmSync(dir, { recursive: true, force: true });
+}, 60_000);
+
+async function post(path: string, body: unknown) {
+  const response = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, json: (await response.json()) as any };
+}
+
+/** interwovenkit's decoding of a `cosmos_tx` msg: the amino type of the proto URL, `fromAmino` of the parsed JSON. */
+function decode(msg: { msg: string; msg_type_url: string }) {
+  const converter = aminoConverters[msg.msg_type_url];
+  if (!converter) throw new Error(`Unsupported message type: ${msg.msg_type_url}`);
+  return aminoTypes.fromAmino({ type: converter.aminoType, value: JSON.parse(msg.msg) });
+}
+
+/**
+ * Signs the decoded msgs as a wallet does: cosmjs' SigningStargateClient over the chain's RPC (the
+ * account read with abci_query), in SIGN_MODE_LEGACY_AMINO_JSON or SIGN_MODE_DIRECT, then broadcast.
+ */
+async function signAndBroadcast(
+  chain: DevnetChain,
+  from: DevAccount,
+  msgs: Array<{ typeUrl: string; value: any }>,
+  mode: 'amino' | 'direct' = 'amino',
+) {
+  const wallet =
+    mode === 'amino'
+      ? await Secp256k1HdWallet.fromMnemonic(from.mnemonic, { prefix: 'init' })
+      : await DirectSecp256k1HdWallet.fromMnemonic(from.mnemonic, { prefix: 'init' });
+  const [signer] = await wallet.getAccounts();
+  const client = await SigningStargateClient.connectWithSigner(chain.urls.rpc, wallet, {
+    registry: protos,
+    aminoTypes,
+    broadcastPollIntervalMs: 100,
+  });
+  const gas = 400_000;
+  const fee = {
+    amount: [
+      { denom: chain.chain.info.denom, amount: String(Math.ceil(gas * chain.chain.info.minGasPrice)) },
+    ],
+    gas: String(gas),
+  };
+  const result = await client.signAndBroadcast(signer!.address, msgs, fee, '');
+  client.disconnect();
+  expect(result.code, result.rawLog).toBe(0);
+}
+
+const bankBalance = async (chain: Pick<DevnetChain, 'chain'>, address: string, denom: string) =>
+  BigInt((await chain.chain.balances(address)).find((c) => c.denom === denom)?.amount ?? '0');
+
+const evmChain = (id: number, rpc: string) =>
+  defineChain({
+    id,
+    name: `chain-${id}`,
+    nativeCurrency: { name: 'GAS', symbol: 'GAS', decimals: 18 },
+    rpcUrls: { default: { http: [rpc] } },
+  });
+
+describe('the router on the full devnet', () => {
+  it('routes, builds and delivers an OPinit deposit L1 → EVM rollup signed by cosmjs', async () => {
+    const denom = l2DenomOf('1', 'uinit');
+    const request = {
+      source_asset_denom: 'uinit',
+      source_asset_chain_id: l1.chain.info.chainId,
+      dest_asset_denom: denom,
+      dest_asset_chain_id: evmRollup.chain.info.chainId,
+      amount_in: '250000',
+    };
+    const routed = await post('/v2/fungible/route', request);
+    expect(routed.status).toBe(200);
+    expect(routed.json.operations).toHaveLength(1);
+    expect(routed.json.operations[0].op_init_transfer).toMatchObject({
+      op_init_bridge_id: '1',
+      bridge_id: 'OPINIT',
+    });
+    expect(routed.json).toMatchObject({ txs_required: 1, does_swap: false, required_op_hook: false });
+    // Equal inputs, byte-equal answers.
+    const again = await fetch(`${url}/v2/fungible/route`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(request),
+    });
+    expect(await again.text()).toBe(JSON.stringify(routed.json));
+
+    const sender = l1.accounts[0]!;
+    const recipient = evmRollup.accounts[1]!.address;
+    const built = await post('/v2/fungible/msgs', {
+      ...request,
+      amount_out: routed.json.amount_out,
+      address_list: [sender.address, recipient],
+      operations: routed.json.operations,
+      slippage_tolerance_percent: '1',
+    });
+    expect(built.status, JSON.stringify(built.json)).toBe(200);
+    const tx = built.json.txs[0].cosmos_tx;
+    expect(tx.chain_id).toBe(l1.chain.info.chainId);
+    const msgs = tx.msgs.map(decode);
+    expect(msgs[0].typeUrl).toBe('/opinit.ophost.v1.MsgInitiateTokenDeposit');
+    expect(msgs[0].value).toMatchObject({ sender: sender.address, to: recipient, bridgeId: 1n });
+    const before = await bankBalance(evmRollup, recipient, denom);
+    await signAndBroadcast(l1, sender, msgs);
+    const amountOut = BigInt(routed.json.amount_out);
+    await until(
+      'deposit finalized',
+      async () => (await bankBalance(evmRollup, recipient, denom)) === before + amountOut,
+    );
+  }, 60_000);
+
+  it('routes IBC L1 → rollup, then a two-hop rollup → L1 → Cosmos chain through a forward memo, each signed in amino JSON', async () => {
+    const voucher = ibcDenomOf(parseIbcPath('transfer/channel-0/uinit'));
+    const move = moveRollup.chain.info.chainId;
+    const cosmosChain = devnet.external.cosmos!;
+    const holder = moveRollup.accounts[0]!;
+    const deliver = async (
+      request: Record<string, string>,
+      addresses: string[],
+      from: DevAccount,
+      chain: DevnetChain,
+    ) => {
+      const routed = await post('/v2/fungible/route', request);
+      expect(routed.status, JSON.stringify(routed.json)).toBe(200);
+      const built = await post('/v2/fungible/msgs', {
+        ...request,
+        address_list: addresses,
+        operations: routed.json.operations,
+      });
+      expect(built.status, JSON.stringify(built.json)).toBe(200);
+      const msgs = built.json.txs[0].cosmos_tx.msgs.map(decode);
+      expect(msgs[0].typeUrl).toBe('/ibc.applications.transfer.v1.MsgTransfer');
+      await signAndBroadcast(chain, from, msgs);
+      return { routed: routed.json, msg: msgs[0] };
+    };
+
+    const inbound = {
+      source_asset_denom: 'uinit',
+      source_asset_chain_id: l1.chain.info.chainId,
+      dest_asset_denom: voucher,
+      dest_asset_chain_id: move,
+      amount_in: '300000',
+    };
+    const before = await bankBalance(moveRollup, holder.address, voucher);
+    const first = await deliver(inbound, [l1.accounts[1]!.address, holder.address], l1.accounts[1]!, l1);
+    expect(first.routed.operations[0].transfer).toMatchObject({
+      channel: 'channel-1',
+      to_chain_id: move,
+      denom_out: voucher,
+    });
+    expect(first.msg.value.memo).toBe('');
+    await until(
+      'voucher on the rollup',
+      async () =>
+        (await bankBalance(moveRollup, holder.address, voucher)) === before + BigInt(first.routed.amount_out),
+    );
+
+    const recipient = cosmosChain.accounts[1]!.address;
+    const outbound = {
+      source_asset_denom: voucher,
+      source_asset_chain_id: move,
+      dest_asset_denom: voucher,
+      dest_asset_chain_id: cosmosChain.chain.info.chainId,
+      amount_in: '120000',
+    };
+    const atCosmos = await bankBalance(cosmosChain, recipient, voucher);
+    const second = await deliver(
+      outbound,
+      [holder.address, l1.accounts[1]!.address, recipient],
+      holder,
+      moveRollup,
+    );
+    expect(second.routed.chain_ids).toEqual([move, l1.chain.info.chainId, cosmosChain.chain.info.chainId]);
+    expect(second.routed.operations.map((o: any) => o.transfer.channel)).toEqual(['channel-0', 'channel-3']);
+    expect(JSON.parse(second.msg.value.memo).forward).toMatchObject({
+      receiver: recipient,
+      channel: 'channel-3',
+    });
+    await until(
+      'two hops delivered',
+      async () =>
+        (await bankBalance(cosmosChain, recipient, voucher)) === atCosmos + BigInt(second.routed.amount_out),
+    );
+  }, 90_000);
+
+  it('forces the OPinit withdrawal with is_op_withdraw: the wait is the finalization period plus the output interval', async () => {
+    const denom = l2DenomOf('2', 'uinit');
+    const routed = await post('/v2/fungible/route', {
+      source_asset_denom: denom,
+      source_asset_chain_id: moveRollup.chain.info.chainId,
+      dest_asset_denom: 'uinit',
+      dest_asset_chain_id: l1.chain.info.chainId,
+      amount_in: '1000',
+      is_op_withdraw: true,
+    });
+    expect(routed.status, JSON.stringify(routed.json)).toBe(200);
+    expect(routed.json.estimated_route_duration_seconds).toBe(2 + 1);
+    expect(routed.json.operations[0].op_init_transfer).toMatchObject({
+      op_init_bridge_id: '2',
+      denom_out: 'uinit',
+    });
+    expect(routed.json.extra_infos).toHaveLength(1);
+    const sender = moveRollup.accounts[0]!.address;
+    const recipient = l1.accounts[2]!.address;
+    const built = await post('/v2/fungible/msgs', {
+      source_asset_denom: denom,
+      source_asset_chain_id: moveRollup.chain.info.chainId,
+      dest_asset_denom: 'uinit',
+      dest_asset_chain_id: l1.chain.info.chainId,
+      amount_in: '1000',
+      address_list: [sender, recipient],
+      operations: routed.json.operations,
+    });
+    expect(built.status, JSON.stringify(built.json)).toBe(200);
+    const [msg] = built.json.txs[0].cosmos_tx.msgs.map(decode);
+    expect(msg.typeUrl).toBe('/opinit.opchild.v1.MsgInitiateTokenWithdrawal');
+    expect(msg.value).toEqual({ sender, to: recipient, amount: { denom, amount: '1000' } });
+    // A withdrawal of an asset the rollup's bridge does not carry has no route.
+    const none = await post('/v2/fungible/route', {
+      source_asset_denom: 'umin',
+      source_asset_chain_id: moveRollup.chain.info.chainId,
+      dest_asset_denom: 'uinit',
+      dest_asset_chain_id: l1.chain.info.chainId,
+      amount_in: '1000',
+      is_op_withdraw: true,
+    });
+    expect(none.status).toBe(400);
+    expect(none.json).toMatchObject({ code: 3, details: [] });
+  });
+
+  it('sends OFT from the EVM rollup to the external EVM chain with the evm_tx, signed by viem', async () => {
+    const members = (
+      devnet.manifest().services.omnichain as {
+        members: Array<{ chain_id: string; oft: Hex; denom: string }>;
+      }
+    ).members;
+    const source = members.find((m) => m.chain_id === evmRollup.chain.info.chainId)!;
+    const target = members.find((m) => m.chain_id === eth.chain.info.chainId)!;
+    const sender = evmRollup.accounts[0]!;
+    const recipient = eth.accounts[2]!.hexAddress as Hex;
+    const request = {
+      source_asset_denom: source.denom,
+      source_asset_chain_id: evmRollup.chain.info.chainId,
+      dest_asset_denom: target.denom,
+      dest_asset_chain_id: eth.chain.info.chainId,
+      amount_in: String(3n * 10n ** 18n + 123n),
+    };
+    const routed = await post('/v2/fungible/route', request);
+    expect(routed.status, JSON.stringify(routed.json)).toBe(200);
+    const op = routed.json.operations[0].layer_zero_transfer;
+    expect(op).toMatchObject({ bridge_id: 'LAYER_ZERO', source_oft_contract_address: source.oft });
+    // Dust below the shared decimals stays with the sender.
+    expect(routed.json.amount_out).toBe(String(3n * 10n ** 18n));
+    expect(routed.json.estimated_fees[0]).toMatchObject({
+      fee_behavior: 'FEE_BEHAVIOR_ADDITIONAL',
+      amount: op.messaging_fee_amount,
+    });
+    const built = await post('/v2/fungible/msgs', {
+      ...request,
+      address_list: [sender.hexAddress, recipient],
+      operations: routed.json.operations,
+    });
+    expect(built.status, JSON.stringify(built.json)).toBe(200);
+    const tx = built.json.txs[0].evm_tx;
+    expect(tx.data).toMatch(/^[0-9a-f]+$/);
+    expect(tx.chain_id).toBe(String(evmRollup.chain.info.evmChainId));
+    expect(tx.required_erc20_approvals).toEqual([]);
+    const chain = evmChain(Number(tx.chain_id), evmRollup.urls.jsonRpc!);
+    const wallet = createWalletClient({
+      chain,
+      transport: http(),
+      account: privateKeyToAccount(sender.privateKey as Hex),
+    });
+    const reader = createPublicClient({ chain, transport: http() });
+    const target_ = createPublicClient({
+      chain: evmChain(eth.chain.info.evmChainId!, eth.urls.jsonRpc),
+      transport: http(),
+    });
+    const balance = () =>
+      target_.readContract({ address: target.oft, abi: ERC20, functionName: 'balanceOf', args: [recipient] });
+    const before = await balance();
+    const hash = await wallet.sendTransaction({ to: tx.to, data: `0x${tx.data}`, value: BigInt(tx.value) });
+    expect((await reader.waitForTransactionReceipt({ hash })).status).toBe('success');
+    await until('OFT delivered', async () => (await balance()) === before + BigInt(routed.json.amount_out));
+  }, 60_000);
+
+  it('answers @skip-go/client: route, messages, messagesDirect, chains and assets, camelCased', async () => {
+    setApiOptions({ apiUrl: url });
+    const denom = l2DenomOf('3', 'uinit');
+    const wasmRollup = devnet.rollups.find((c) => c.vm === 'wasm')!;
+    const routed = await route({
+      sourceAssetDenom: 'uinit',
+      sourceAssetChainId: l1.chain.info.chainId,
+      destAssetDenom: denom,
+      destAssetChainId: wasmRollup.chain.info.chainId,
+      amountIn: '5000',
+    });
+    expect(routed?.operations[0]).toMatchObject({ opInitTransfer: { opInitBridgeId: '3' } });
+    expect(routed?.requiredChainAddresses).toEqual([l1.chain.info.chainId, wasmRollup.chain.info.chainId]);
+    const built = await messages({
+      sourceAssetDenom: 'uinit',
+      sourceAssetChainId: l1.chain.info.chainId,
+      destAssetDenom: denom,
+      destAssetChainId: wasmRollup.chain.info.chainId,
+      amountIn: '5000',
+      amountOut: routed!.amountOut,
+      addressList: [l1.accounts[1]!.address, wasmRollup.accounts[1]!.address],
+      operations: routed!.operations,
+      slippageTolerancePercent: '1',
+    });
+    const tx = built?.txs?.[0] as { cosmosTx?: { msgs: Array<{ msg: string; msgTypeUrl: string }> } };
+    const [msg] = tx.cosmosTx!.msgs.map((m) => decode({ msg: m.msg, msg_type_url: m.msgTypeUrl }));
+    expect(msg!.value).toMatchObject({ bridgeId: 3n, to: wasmRollup.accounts[1]!.address });
+    const direct = await messagesDirect({
+      sourceAssetDenom: 'uinit',
+      sourceAssetChainId: l1.chain.info.chainId,
+      destAssetDenom: denom,
+      destAssetChainId: wasmRollup.chain.info.chainId,
+      amountIn: '5000',
+      chainIdsToAddresses: {
+        [l1.chain.info.chainId]: l1.accounts[1]!.address,
+        [wasmRollup.chain.info.chainId]: wasmRollup.accounts[1]!.address,
+      },
+      slippageTolerancePercent: '1',
+    });
+    expect(direct?.route?.operations).toEqual(routed?.operations);
+    expect((direct!.txs![0] as typeof tx).cosmosTx!.msgs).toEqual(tx.cosmosTx!.msgs);
+    const listed = await chains({ chainIds: [l1.chain.info.chainId, wasmRollup.chain.info.chainId] });
+    expect(listed?.map((c) => c.chainId)).toEqual([l1.chain.info.chainId, wasmRollup.chain.info.chainId]);
+    const held = await assets({ chainIds: [wasmRollup.chain.info.chainId] });
+    expect(held?.[wasmRollup.chain.info.chainId]?.map((a) => a.denom)).toContain(denom);
+    const before = await bankBalance(wasmRollup, wasmRollup.accounts[1]!.address, denom);
+    await signAndBroadcast(l1, l1.accounts[1]!, [msg!], 'direct');
+    await until(
+      'deposit finalized',
+      async () =>
+        (await bankBalance(wasmRollup, wasmRollup.accounts[1]!.address, denom)) ===
+        before + BigInt(routed!.amountOut),
+    );
+  }, 60_000);
+
+  it('puts a checked signed_op_hook into the deposit: the hook runs as the recipient when the deposit lands', async () => {
+    const denom = l2DenomOf('2', 'uinit');
+    const request = {
+      source_asset_denom: 'uinit',
+      source_asset_chain_id: l1.chain.info.chainId,
+      dest_asset_denom: denom,
+      dest_asset_chain_id: moveRollup.chain.info.chainId,
+      amount_in: '4000',
+    };
+    const routed = await post('/v2/fungible/route', request);
+    const recipient = moveRollup.accounts[1]!;
+    const payee = moveRollup.accounts[2]!.address;
+    // The hook: a MsgSend on the rollup signed by the recipient (cosmjs, direct mode, no fee).
+    const wallet = await DirectSecp256k1HdWallet.fromMnemonic(recipient.mnemonic, { prefix: 'init' });
+    const info = (await (
+      await fetch(`${moveRollup.urls.rest}/cosmos/auth/v1beta1/account_info/${recipient.address}`)
+    ).json()) as { info: { account_number: string; sequence: string } };
+    const signer = await SigningStargateClient.offline(wallet, { registry: protos, aminoTypes });
+    const hookTx = await signer.sign(
+      recipient.address,
+      [
+        {
+          typeUrl: '/cosmos.bank.v1beta1.MsgSend',
+          value: {
+            fromAddress: recipient.address,
+            toAddress: payee,
+            amount: [{ denom: 'umin', amount: '777' }],
+          },
+        },
+      ],
+      { amount: [], gas: '200000' },
+      '',
+      {
+        accountNumber: BigInt(info.info.account_number),
+        sequence: Number(info.info.sequence),
+        chainId: moveRollup.chain.info.chainId,
+      },
+    );
+    const hook = Buffer.from(TxRaw.encode(hookTx).finish()).toString('base64');
+    const base = {
+      ...request,
+      address_list: [l1.accounts[2]!.address, recipient.address],
+      operations: routed.json.operations,
+    };
+    for (const wrong of [
+      { signer: payee, hook },
+      { signer: recipient.address, hook: 'not base64!' },
+      { signer: recipient.address, hook: Buffer.from('junk').toString('base64') },
+    ]) {
+      const refused = await post('/v2/fungible/msgs', { ...base, signed_op_hook: wrong });
+      expect(refused.status).toBe(400);
+      expect(refused.json.message).toMatch(/signed_op_hook/);
+    }
+    const built = await post('/v2/fungible/msgs', {
+      ...base,
+      signed_op_hook: { signer: recipient.address, hook },
+    });
+    expect(built.status, JSON.stringify(built.json)).toBe(200);
+    const [msg] = built.json.txs[0].cosmos_tx.msgs.map(decode);
+    expect(Buffer.from(msg.value.data).toString('base64')).toBe(hook);
+    const before = await bankBalance(moveRollup, payee, 'umin');
+    await signAndBroadcast(l1, l1.accounts[2]!, [msg]);
+    await until('hook ran', async () => (await bankBalance(moveRollup, payee, 'umin')) === before + 777n);
+  }, 60_000);
+
+  it('serves CORS for wallets, GET lists both ways, balances from the nodes, OpenAPI, a docs page and metrics', async () => {
+    const preflight = await fetch(`${url}/v2/fungible/route`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://wallet.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,interwovenkit-version',
+      },
+    });
+    expect(preflight.status).toBeLessThan(300);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toContain(
+      'interwovenkit-version',
+    );
+
+    const ids = (q: string) =>
+      fetch(`${url}/v2/info/chains?${q}`).then(async (r) =>
+        ((await r.json()) as any).chains.map((c: any) => c.chain_id),
+      );
+    const two = [l1.chain.info.chainId, eth.chain.info.chainId];
+    expect(await ids(`chain_ids=${two.join(',')}`)).toEqual(two);
+    expect(await ids(`chain_ids=${two[0]}&chain_ids=${two[1]}`)).toEqual(two);
+    const assets = (await (await fetch(`${url}/v2/fungible/assets?chain_ids=${two[1]}`)).json()) as any;
+    expect(Object.keys(assets.chain_to_assets_map)).toEqual([two[1]]);
+    for (const asset of assets.chain_to_assets_map[two[1]!].assets)
+      expect(asset.decimals).toEqual(expect.any(Number));
+
+    const holder = l1.accounts[0]!.address;
+    const balances = await post('/v2/info/balances', {
+      chains: {
+        [l1.chain.info.chainId]: { address: holder, denoms: ['uinit', 'unheld'] },
+        [eth.chain.info.chainId]: { address: eth.accounts[0]!.hexAddress, denoms: [] },
+      },
+    });
+    expect(balances.status, JSON.stringify(balances.json)).toBe(200);
+    expect(balances.json.chains[l1.chain.info.chainId].denoms.uinit.amount).toBe(
+      String(await bankBalance(l1, holder, 'uinit')),
+    );
+    expect(balances.json.chains[l1.chain.info.chainId].denoms.unheld).toMatchObject({ amount: '0' });
+    expect(BigInt(balances.json.chains[eth.chain.info.chainId].denoms.wei.amount)).toBeGreaterThan(0n);
+
+    const doc = (await (await fetch(`${url}/swagger/doc.json`)).json()) as any;
+    for (const path of [
+      '/v2/info/chains',
+      '/v2/fungible/assets',
+      '/v2/fungible/route',
+      '/v2/fungible/msgs',
+      '/v2/fungible/msgs_direct',
+      '/op-hook',
+      '/v2/info/balances',
+    ])
+      expect(doc.paths[path], path).toBeDefined();
+    expect(doc.paths['/v2/fungible/route'].post.requestBody).toBeDefined();
+    const page = await fetch(`${url}/swagger/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    const metrics = await (await fetch(`${url}/metrics`)).text();
+    expect(metrics).toContain('weft_http_requests_total{method="POST",handler="/v2/fungible/route"');
+  });
+
+  it('answers more than 500 malformed requests with JSON and never a 5xx', async () => {
+    const l1Id = l1.chain.info.chainId;
+    const rollupId = evmRollup.chain.info.chainId;
+    const l2 = l2DenomOf('1', 'uinit');
+    const routeBody = {
+      source_asset_denom: 'uinit',
+      source_asset_chain_id: l1Id,
+      dest_asset_denom: l2,
+      dest_asset_chain_id: rollupId,
+      amount_in: '1000',
+    };
+    const operations = (await post('/v2/fungible/route', routeBody)).json.operations;
+    const address = l1.accounts[0]!.address;
+    const valid: Array<[string, Record<string, unknown>]> = [
+      ['/v2/fungible/route', { ...routeBody, is_op_withdraw: false }],
+      [
+        '/v2/fungible/msgs',
+        {
+          ...routeBody,
+          address_list: [address, address],
+          operations,
+          slippage_tolerance_percent: '1',
+          timeout_seconds: '60',
+        },
+      ],
+      [
+        '/v2/fungible/msgs_direct',
+        { ...routeBody, chain_ids_to_addresses: { [l1Id]: address, [rollupId]: address } },
+      ],
+      [
+        '/op-hook',
+        {
+          source_address: address,
+          source_asset_chain_id: l1Id,
+          source_asset_denom: 'uinit',
+          dest_address: address,
+          dest_asset_chain_id: rollupId,
+          dest_asset_denom: l2,
+        },
+      ],
+      ['/v2/info/balances', { chains: { [l1Id]: { address, denoms: ['uinit'] } } }],
+    ];
+    const bad: unknown[] = [
+      null,
+      0,
+      -1,
+      1.5,
+      true,
+      [],
+      {},
+      '',
+      ' ',
+      'x'.repeat(5000),
+      '1e5',
+      '-5',
+      '0x10',
+      'ünï',
+      '../..',
+      'init1qqqq',
+      [[]],
+      { a: { b: {} } },
+    ];
+    const requests: Array<{ method: string; path: string; body?: string; type?: string }> = [];
+    for (const [path, body] of valid) {
+      for (const field of Object.keys(body)) {
+        const { [field]: _, ...without } = body;
+        requests.push({ method: 'POST', path, body: JSON.stringify(without) });
+        for (const value of bad)
+          requests.push({ method: 'POST', path, body: JSON.stringify({ ...body, [field]: value }) });
+      }
+      for (const raw of ['', '{', 'null', '[]', '"x"', '1', '{"a":', '\u0000', '{}'.repeat(100)])
+        requests.push({ method: 'POST', path, body: raw });
+      requests.push({ method: 'POST', path, body: JSON.stringify(body), type: 'text/plain' });
+      requests.push({ method: 'GET', path });
+    }
+    const tampered = [
+      [{ transfer: { channel: 'channel-9' } }],
+      [
+        {
+          op_init_transfer: {
+            ...operations[0].op_init_transfer,
+            op_init_bridge_id: '2',
+            to_chain_id: 'weft-move-1',
+          },
+        },
+      ],
+      [{ swap: {} }],
+      [operations[0], operations[0]],
+    ];
+    for (const ops of tampered)
+      requests.push({
+        method: 'POST',
+        path: '/v2/fungible/msgs',
+        body: JSON.stringify({ ...valid[1]![1], operations: ops }),
+      });
+    for (const query of [
+      'chain_ids=',
+      'chain_ids=%ZZ',
+      'chain_ids=a&chain_ids=b',
+      'include_evm=maybe',
+      `chain_ids=${'x,'.repeat(2000)}`,
+    ])
+      for (const path of ['/v2/info/chains', '/v2/fungible/assets'])
+        requests.push({ method: 'GET', path: `${path}?${query}` });
+    for (const path of ['/v2/fungible/nope', '/v2', '/%', '/op-hook/../x'])
+      requests.push({ method: 'GET', path });
+    expect(requests.length).toBeGreaterThan(500);
+
+    const statuses = new Map<number, number>();
+    for (let i = 0; i < requests.length; i += 25) {
+      await Promise.all(
+        requests.slice(i, i + 25).map(async (r) => {
+          const response = await fetch(`${url}${r.path}`, {
+            method: r.method,
+            ...(r.body === undefined
+              ? {}
+              : { body: r.body, headers: { 'content-type': r.type ?? 'application/json' } }),
+          });
+          const text = await response.text();
+          statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+          expect(response.status, `${r.method} ${r.path} ${r.body?.slice(0, 200)} → ${text}`).toBeLessThan(
+            500,
+          );
+          expect(response.headers.get('content-type')).toMatch(/application\/json/);
+          const json = JSON.parse(text);
+          if (response.status >= 400) {
+            expect(json).toMatchObject({
+              code: expect.any(Number),
+              message: expect.any(String),
+              details: [],
+            });
+          }
+        }),
+      );
+    }
+    expect([...statuses.keys()].every((s) => s < 500)).toBe(true);
+  }, 120_000);
+});
