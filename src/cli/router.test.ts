@@ -56,7 +56,16 @@ function writeRegistry(): string {
 describe('weft router', () => {
   it('reads REGISTRY and node overrides, and serves the registry', async () => {
     const config = loadRouterConfig({
-      argv: ['--registry', writeRegistry(), '--port', '0', '--nodes', 'rollup-1.rest=http://127.0.0.1:9/'],
+      argv: [
+        '--registry',
+        writeRegistry(),
+        '--port',
+        '0',
+        '--nodes',
+        'rollup-1.rest=http://127.0.0.1:9/',
+        '--data-dir',
+        'memory://',
+      ],
       env: {},
     });
     const shutdown = createShutdown(silentLogger());
@@ -71,6 +80,39 @@ describe('weft router', () => {
       ]);
     } finally {
       await shutdown.kill();
+    }
+  });
+
+  it('keeps tracked transfers in its store across a restart', async () => {
+    const config = loadRouterConfig({
+      argv: ['--registry', writeRegistry(), '--port', '0', '--data-dir', join(dir, 'store')],
+      env: {},
+    });
+    const hash = 'AB'.repeat(32);
+    const status = (url: string) => fetch(`${url}/v2/tx/status?tx_hash=${hash}&chain_id=l1-1`);
+    const first = createShutdown(silentLogger());
+    try {
+      const { url } = await startRouter(config, { logger: silentLogger(), shutdown: first });
+      const untracked = await status(url);
+      expect(untracked.status).toBe(404);
+      expect(((await untracked.json()) as { message: string }).message).toMatch(/not tracked/i);
+      const tracked = await fetch(`${url}/v2/tx/track`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ tx_hash: hash, chain_id: 'l1-1' }),
+      });
+      expect(tracked.status).toBe(200);
+    } finally {
+      await first.kill();
+    }
+    const second = createShutdown(silentLogger());
+    try {
+      const { url } = await startRouter(config, { logger: silentLogger(), shutdown: second });
+      const answer = await status(url);
+      expect(answer.status).toBe(200);
+      expect(((await answer.json()) as { state: string }).state).toBe('STATE_SUBMITTED');
+    } finally {
+      await second.kill();
     }
   });
 

@@ -4,6 +4,14 @@ import { createShutdown, onProcessSignals, type Shutdown } from '../common/shutd
 import { createRouterServer, type RouterPlugin } from '../router/api/server.js';
 import { loadRouterConfig, type RouterConfig, routerSettings } from '../router/config.js';
 import { loadRegistry } from '../router/registry/load.js';
+import {
+  migrateTracking,
+  ROUTER_SCHEMA,
+  startTracker,
+  trackedChain,
+  trackingRoutes,
+} from '../router/tracking/index.js';
+import { openDb } from '../store/db.js';
 
 export async function runRouter(argv: string[]): Promise<void> {
   if (argv.includes('--help')) {
@@ -24,13 +32,26 @@ export interface StartRouterDeps {
   plugins?: RouterPlugin[];
 }
 
-/** Reads the registry and serves the router API: what `weft router` does. */
+/**
+ * Reads the registry, starts tracking the transfers registered in the store, and serves the router API:
+ * what `weft router` does.
+ */
 export async function startRouter(config: RouterConfig, deps: StartRouterDeps): Promise<{ url: string }> {
   const registry = await loadRegistry(config.registry, config.nodes);
+  const db = await openDb({ dsn: config.dbDsn, dataDir: config.dataDir, schema: ROUTER_SCHEMA });
+  deps.shutdown.add(() => db.close());
+  await migrateTracking(db);
+  const tracker = await startTracker({
+    db,
+    chains: registry.chains.map(trackedChain),
+    logger: deps.logger.child({ part: 'tracking' }),
+    timeoutMs: config.nodeTimeoutMs,
+  });
+  deps.shutdown.add(() => tracker.stop());
   const server = await createRouterServer({
     registry,
     logger: deps.logger,
-    plugins: deps.plugins,
+    plugins: [trackingRoutes({ tracker }), ...(deps.plugins ?? [])],
     nodeTimeoutMs: config.nodeTimeoutMs,
   });
   deps.shutdown.add(() => server.close());

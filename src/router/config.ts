@@ -1,6 +1,7 @@
 import { apiSettings } from '../api/config.js';
 import { type ConfigSource, loadSettings, logSettings, parse } from '../common/config.js';
 import { ConfigError } from '../common/errors.js';
+import { DEFAULT_DATA_DIR } from '../store/db.js';
 import { storeSettings } from '../store/settings.js';
 import type { NodeOverrides } from './registry/types.js';
 
@@ -45,7 +46,9 @@ export const routerSettings = {
     parse: parse.int(100, 60_000),
     default: 5000,
   },
-  ...storeSettings,
+  dbDsn: storeSettings.dbDsn,
+  // The embedded store of its own: an indexer may hold the default one open.
+  dataDir: { ...storeSettings.dataDir, default: `${DEFAULT_DATA_DIR}-router` },
   ...logSettings,
 };
 

@@ -118,6 +118,7 @@ export function startChainFollower(options: FollowerOptions): ChainFollower {
     }
   };
 
+  let failing = false;
   const loop = async () => {
     while (!stopped) {
       let busy = false;
@@ -125,8 +126,13 @@ export function startChainFollower(options: FollowerOptions): ChainFollower {
         const before = next;
         await round();
         busy = rewindTo !== undefined || next - before >= batch;
+        if (failing) logger.info({ chainId }, 'tracking: the chain answers again');
+        failing = false;
       } catch (err) {
-        logger.warn({ chainId, err: errorMessage(err) }, 'tracking: reading the chain failed; retrying');
+        // Once per outage, not once per poll.
+        if (!failing)
+          logger.warn({ chainId, err: errorMessage(err) }, 'tracking: reading the chain failed; retrying');
+        failing = true;
       }
       if (stopped || busy) continue;
       await new Promise<void>((resolve) => {

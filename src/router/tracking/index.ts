@@ -1,3 +1,4 @@
+export { trackedChain } from './chains.js';
 export { ChainNotSupportedError, InvalidTxHashError, TxNotTrackedError } from './errors.js';
 export { trackingRoutes } from './routes.js';
 export { startTracker, type Tracker, type TrackerOptions } from './tracker.js';

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { errorMessage } from '../../common/errors.js';
 import type { Logger } from '../../common/logger.js';
 import type { Db } from '../../store/db.js';
@@ -39,6 +40,8 @@ export interface TrackerOptions {
   timeoutMs?: number;
   /** Most transfers one process holds (default 100,000). */
   maxHeld?: number;
+  /** How long the start waits for the chains' first answers (default 2 s). */
+  readyWaitMs?: number;
 }
 
 export interface Tracker {
@@ -212,7 +215,12 @@ export async function startTracker(options: TrackerOptions): Promise<Tracker> {
       }),
     );
   }
-  await Promise.all([...followers.values()].map((f) => f.ready()));
+  // Each follower's first look at its chain, so a transfer tracked at once finds what is already there;
+  // a chain whose node is down does not hold the others (its follower catches up when it answers).
+  await Promise.race([
+    Promise.all([...followers.values()].map((f) => f.ready())),
+    sleep(options.readyWaitMs ?? 2000),
+  ]);
 
   const abandon = async (entry: Held, reason: string) => {
     const progress = structuredClone(entry.transfer.progress);
