@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveChain } from '../src/api/chain-context.js';
 import { loadApiConfig } from '../src/api/config.js';
-import { createApiMetrics } from '../src/api/metrics.js';
 import { type ApiServer, createApiServer } from '../src/api/server.js';
 import { buildInfo } from '../src/common/build.js';
 import { ConfigError } from '../src/common/errors.js';
+import { createApiMetrics } from '../src/common/http-metrics.js';
 import { createMetricsRegistry, serveMetrics } from '../src/common/metrics.js';
 import { type Db, openDb } from '../src/store/db.js';
 import { migrate } from '../src/store/migrate.js';

@@ -1,5 +1,6 @@
 import {
   type ConfigSource,
+  hostSetting,
   loadSettings,
   logSettings,
   metricsSettings,
@@ -51,13 +52,7 @@ export const DEFAULT_CACHE = {
 } satisfies Required<ApiCacheConfig>;
 
 export const apiSettings = {
-  host: {
-    flag: 'host',
-    env: 'HOST',
-    description: 'address to listen on',
-    parse: parse.string,
-    default: '127.0.0.1',
-  },
+  host: hostSetting,
   port: { flag: 'port', env: 'PORT', description: 'HTTP port', parse: parse.int(0, 65_535), default: 8080 },
   chainId: {
     flag: 'chain-id',

@@ -1,8 +1,8 @@
 import { NodeQueryError } from '../chain/endpoints.js';
 import type { RestClient } from '../chain/rest-client.js';
 import { InvalidArgumentError, NotFoundError, UpstreamError } from '../common/errors.js';
+import { echo } from '../common/http.js';
 import { createByteLru } from '../common/lru.js';
-import { echo } from './errors.js';
 import { createGate } from './gate.js';
 import { LOOKUP_CACHE_BYTES } from './proposers.js';
 

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '../common/errors.js';
+import { echo } from '../common/http.js';
 import type { Page, PageRequest } from '../store/read/page.js';
-import { echo } from './errors.js';
 import { DEFAULT_LIMIT, MAX_OFFSET } from './limits.js';
 
 /**

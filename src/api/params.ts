@@ -1,6 +1,6 @@
 import { accAddressBytes, bech32AccountBytes, moveObjectBytes } from '../chain/account-address.js';
 import { InvalidArgumentError } from '../common/errors.js';
-import { echo } from './errors.js';
+import { echo } from '../common/http.js';
 
 /**
  * Path and query values that need more than a schema to read: addresses, hashes, heights and msg

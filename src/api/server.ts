@@ -6,6 +6,8 @@ import Fastify, { type FastifyInstance, type FastifyRequest, LogController } fro
 import { createRestClient } from '../chain/rest-client.js';
 import { type BuildInfo, buildInfo } from '../common/build.js';
 import { InvalidArgumentError } from '../common/errors.js';
+import { echo, frameworkError } from '../common/http.js';
+import { createApiMetrics, installRequestMetrics } from '../common/http-metrics.js';
 import type { Logger } from '../common/logger.js';
 import { createMetricsRegistry, type Registry } from '../common/metrics.js';
 import type { Db } from '../store/db.js';
@@ -20,9 +22,8 @@ import {
 import type { ApiContext, ChainContext } from './context.js';
 import { corsOptions } from './cors.js';
 import { createDenomResolver } from './denoms.js';
-import { echo, frameworkError, installErrorHandlers, RULES } from './errors.js';
+import { installErrorHandlers, RULES } from './errors.js';
 import { createGate, gatedDb } from './gate.js';
-import { createApiMetrics, installRequestMetrics } from './metrics.js';
 import { createProposerDirectory } from './proposers.js';
 import { installResponseCache } from './response-cache.js';
 import { registerBlockRoutes } from './routes/blocks.js';

@@ -147,6 +147,15 @@ export const parse = {
   },
 };
 
+/** Where an HTTP service listens (`weft api`, `weft router`). */
+export const hostSetting = {
+  flag: 'host',
+  env: 'HOST',
+  description: 'address to listen on',
+  parse: parse.string,
+  default: '127.0.0.1',
+};
+
 export const logSettings = {
   logLevel: {
     flag: 'log-level',

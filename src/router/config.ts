@@ -1,5 +1,4 @@
-import { apiSettings } from '../api/config.js';
-import { type ConfigSource, loadSettings, logSettings, parse } from '../common/config.js';
+import { type ConfigSource, hostSetting, loadSettings, logSettings, parse } from '../common/config.js';
 import { ConfigError } from '../common/errors.js';
 import { DEFAULT_DATA_DIR } from '../store/db.js';
 import { storeSettings } from '../store/settings.js';
@@ -37,7 +36,7 @@ export const routerSettings = {
     parse: parseNodes,
     default: {} as NodeOverrides,
   },
-  host: apiSettings.host,
+  host: hostSetting,
   port: { flag: 'port', env: 'PORT', description: 'HTTP port', parse: parse.int(0, 65_535), default: 8090 },
   nodeTimeoutMs: {
     flag: 'node-timeout',

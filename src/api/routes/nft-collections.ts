@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { InvalidArgumentError, NotFoundError } from '../../common/errors.js';
+import { echo } from '../../common/http.js';
 import { collectionNameKey } from '../../store/collection-name.js';
 import {
   type CollectionRow,
@@ -12,7 +13,6 @@ import {
 } from '../../store/read/collections.js';
 import type { Page } from '../../store/read/page.js';
 import type { ApiContext } from '../context.js';
-import { echo } from '../errors.js';
 import { collectionCursor, type PaginationQuery, pageRequest, paginationOf } from '../pagination.js';
 import { parseAccount, parseCollectionAddress } from '../params.js';
 import { bech32, hex0x } from '../render.js';

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { errorBody, validationMessage } from '../../api/errors.js';
 import { BaseError } from '../../common/errors.js';
+import { errorBody, validationMessage } from '../../common/http.js';
 import { RouterError } from '../errors.js';
 
 interface Answer {
