@@ -12,14 +12,17 @@ import {
 import { Comet38Client } from '@cosmjs/tendermint-rpc';
 import { MsgInitiateTokenDeposit } from '@initia/opinit.proto/opinit/ophost/v1/tx.js';
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
-import { createPublicClient, createWalletClient, defineChain, type Hex, http, pad, parseAbi } from 'viem';
+import { createPublicClient, createWalletClient, defineChain, type Hex, http, pad } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Devnet, DevnetChain, ExternalEvmChain } from '../src/devnet/devnet.js';
 import type { DevAccount } from '../src/devnet/keys.js';
 import { l2Denom } from '../src/devnet/opinit/hashes.js';
 import type { ChainJson } from '../src/devnet/registry/types.js';
+import { callControl } from '../src/devnet/test-support/control.js';
 import { testDevnet } from '../src/devnet/test-support/devnet.js';
+import { OFT_CLIENT_ABI } from '../src/devnet/test-support/oft-client.js';
+import { until } from '../src/devnet/test-support/until.js';
 
 /**
  * The full network with its bridges wired in: OPinit deposits from the L1 into every rollup, signed by
@@ -28,13 +31,7 @@ import { testDevnet } from '../src/devnet/test-support/devnet.js';
  * surface; and the executors, bridges and OFT entries in the manifest and the registry folder.
  */
 
-const OFT_ABI = parseAbi([
-  'struct SendParam { uint32 dstEid; bytes32 to; uint256 amountLD; uint256 minAmountLD; bytes extraOptions; bytes composeMsg; bytes oftCmd; }',
-  'struct MessagingFee { uint256 nativeFee; uint256 lzTokenFee; }',
-  'function quoteSend(SendParam sendParam, bool payInLzToken) view returns (MessagingFee)',
-  'function send(SendParam sendParam, MessagingFee fee, address refundAddress) payable returns ((bytes32 guid, uint64 nonce, MessagingFee fee) msgReceipt, (uint256 amountSentLD, uint256 amountReceivedLD) oftReceipt)',
-  'function balanceOf(address) view returns (uint256)',
-]);
+const OFT_ABI = OFT_CLIENT_ABI;
 const TOKEN = 10n ** 18n;
 const protoRegistry = new Registry([['/opinit.ophost.v1.MsgInitiateTokenDeposit', MsgInitiateTokenDeposit]]);
 
@@ -67,25 +64,6 @@ afterAll(async () => {
   await devnet?.close();
   rmSync(dir, { recursive: true, force: true });
 }, 60_000);
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function control(method: string, params: unknown[]) {
-  const response = await fetch(devnet.control.url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  return ((await response.json()) as { result: unknown }).result;
-}
 
 /** A wallet's L1 deposit into a bridge: cosmjs direct signing, account read from REST, CometBFT broadcast. */
 async function deposit(from: DevAccount, bridgeId: bigint, to: string, amount: string) {
@@ -218,12 +196,16 @@ describe('the full network with its bridges', () => {
     await send(2n * TOKEN);
     await until('OFT delivery', async () => ((await balance()) === start + 2n * TOKEN ? true : undefined));
 
-    expect(await control('weft_pauseRelayer', ['omnichain'])).toMatchObject({ paused: true });
+    expect(await callControl(devnet.control.url, 'weft_pauseRelayer', ['omnichain'])).toMatchObject({
+      paused: true,
+    });
     await send(TOKEN);
     const pausedAt = evmRollup.chain.latestHeight();
     await until('blocks while paused', async () => evmRollup.chain.latestHeight() >= pausedAt + 8);
     expect(await balance()).toBe(start + 2n * TOKEN);
-    expect(await control('weft_resumeRelayer', ['omnichain'])).toMatchObject({ paused: false });
+    expect(await callControl(devnet.control.url, 'weft_resumeRelayer', ['omnichain'])).toMatchObject({
+      paused: false,
+    });
     await until('OFT delivery after resume', async () =>
       (await balance()) === start + 3n * TOKEN ? true : undefined,
     );
@@ -265,7 +247,7 @@ describe('the full network with its bridges', () => {
       ) as ChainJson;
       expect(entry.metadata.omnichain).toMatchObject({ chain_id: chain.chain.info.chainId });
     }
-    const relayers = (await control('weft_relayers', [])) as Array<{ name: string }>;
+    const relayers = (await callControl(devnet.control.url, 'weft_relayers', [])) as Array<{ name: string }>;
     expect(relayers.map((r) => r.name).sort()).toEqual([
       'ibc',
       'omnichain',

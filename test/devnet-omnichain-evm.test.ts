@@ -7,18 +7,19 @@ import {
   http,
   type PublicClient,
   pad,
-  parseAbi,
   parseEventLogs,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { omnichainOperator } from '../src/devnet/omnichain/network.js';
 import { decodePacket } from '../src/devnet/omnichain/packet.js';
+import { ENDPOINT_CLIENT_ABI, OFT_CLIENT_ABI } from '../src/devnet/test-support/oft-client.js';
 import {
   type OmnichainTestChain,
   type OmnichainTestNet,
   omnichainEvmPair,
 } from '../src/devnet/test-support/omnichain.js';
+import { until } from '../src/devnet/test-support/until.js';
 
 /**
  * Acceptance, omnichain bridge between two EVM chains: OFT transfers each way signed by viem wallet clients
@@ -27,25 +28,8 @@ import {
  * chains after each, and every LayerZero event found through eth_getLogs.
  */
 
-// Written from LayerZero's published interfaces, not from the devnet's artifacts, as a client would.
-const OFT_ABI = parseAbi([
-  'struct SendParam { uint32 dstEid; bytes32 to; uint256 amountLD; uint256 minAmountLD; bytes extraOptions; bytes composeMsg; bytes oftCmd; }',
-  'struct MessagingFee { uint256 nativeFee; uint256 lzTokenFee; }',
-  'function quoteSend(SendParam sendParam, bool payInLzToken) view returns (MessagingFee)',
-  'function send(SendParam sendParam, MessagingFee fee, address refundAddress) payable returns ((bytes32 guid, uint64 nonce, MessagingFee fee) msgReceipt, (uint256 amountSentLD, uint256 amountReceivedLD) oftReceipt)',
-  'function balanceOf(address) view returns (uint256)',
-  'function totalSupply() view returns (uint256)',
-  'function setPaused(bool paused)',
-  'event OFTSent(bytes32 indexed guid, uint32 dstEid, address indexed fromAddress, uint256 amountSentLD, uint256 amountReceivedLD)',
-  'event OFTReceived(bytes32 indexed guid, uint32 srcEid, address indexed toAddress, uint256 amountReceivedLD)',
-]);
-const ENDPOINT_ABI = parseAbi([
-  'struct Origin { uint32 srcEid; bytes32 sender; uint64 nonce; }',
-  'event PacketSent(bytes encodedPayload, bytes options, address sendLibrary)',
-  'event PacketVerified(Origin origin, address receiver, bytes32 payloadHash)',
-  'event PacketDelivered(Origin origin, address receiver)',
-  'event LzReceiveAlert(address indexed receiver, address indexed executor, Origin origin, bytes32 guid, uint256 gas, uint256 value, bytes message, bytes extraData, bytes reason)',
-]);
+const OFT_ABI = OFT_CLIENT_ABI;
+const ENDPOINT_ABI = ENDPOINT_CLIENT_ABI;
 const TOKEN = 10n ** 18n;
 const SEED = 'omnichain-evm';
 
@@ -84,20 +68,6 @@ const supply = async () => {
   );
   return sa! + sb!;
 };
-
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | undefined> | T | undefined,
-  ms = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** A wallet's OFT send: quoteSend, then send with the quoted fee as the tx value; returns the guid. */
 async function sendOft(

@@ -11,7 +11,6 @@ import {
   http,
   type PublicClient,
   pad,
-  parseAbi,
   parseEventLogs,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -20,11 +19,13 @@ import type { DevAccount } from '../src/devnet/keys.js';
 import { OMNI_MOVE_DENOM } from '../src/devnet/omnichain/move-module.js';
 import { MOVE_FEES, MOVE_PACKAGE, omnichainOperator } from '../src/devnet/omnichain/network.js';
 import { decodePacket } from '../src/devnet/omnichain/packet.js';
+import { OFT_CLIENT_ABI } from '../src/devnet/test-support/oft-client.js';
 import {
   type OmnichainTestChain,
   type OmnichainTestNet,
   omnichainNet,
 } from '../src/devnet/test-support/omnichain.js';
+import { until } from '../src/devnet/test-support/until.js';
 
 /**
  * Acceptance, omnichain bridge between a Move chain (standing in for the L1, whose module is the same)
@@ -34,15 +35,7 @@ import {
  */
 
 const SEED = 'omnichain-move';
-const OFT_ABI = parseAbi([
-  'struct SendParam { uint32 dstEid; bytes32 to; uint256 amountLD; uint256 minAmountLD; bytes extraOptions; bytes composeMsg; bytes oftCmd; }',
-  'struct MessagingFee { uint256 nativeFee; uint256 lzTokenFee; }',
-  'function quoteSend(SendParam sendParam, bool payInLzToken) view returns (MessagingFee)',
-  'function send(SendParam sendParam, MessagingFee fee, address refundAddress) payable returns ((bytes32 guid, uint64 nonce, MessagingFee fee) msgReceipt, (uint256 amountSentLD, uint256 amountReceivedLD) oftReceipt)',
-  'function balanceOf(address) view returns (uint256)',
-  'function totalSupply() view returns (uint256)',
-  'event OFTSent(bytes32 indexed guid, uint32 dstEid, address indexed fromAddress, uint256 amountSentLD, uint256 amountReceivedLD)',
-]);
+const OFT_ABI = OFT_CLIENT_ABI;
 const SD = 10n ** 12n; // EVM local units per shared-decimal unit
 const PACKAGE = `0x${Buffer.from(MOVE_PACKAGE).toString('hex')}`;
 
@@ -60,20 +53,6 @@ const evmChain = () =>
     nativeCurrency: { name: 'GAS', symbol: 'GAS', decimals: 18 },
     rpcUrls: { default: { http: [evm.servers.urls.jsonRpc!] } },
   });
-
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | undefined> | T | undefined,
-  ms = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const rest = async <T>(path: string): Promise<T> =>
   (await fetch(`${move.servers.urls.rest}${path}`)).json() as Promise<T>;

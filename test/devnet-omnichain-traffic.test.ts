@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OMNI_MOVE_DENOM } from '../src/devnet/omnichain/move-module.js';
 import { GENESIS_OFT_SD } from '../src/devnet/omnichain/network.js';
 import { type OmnichainTestNet, omnichainNet } from '../src/devnet/test-support/omnichain.js';
+import { until } from '../src/devnet/test-support/until.js';
 
 /**
  * The seeded traffic's interchain share: with traffic on, every member sends OFT to the others (some
@@ -29,35 +30,25 @@ afterAll(async () => {
   await net?.close();
 });
 
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | undefined> | T | undefined,
-  ms = 60_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 describe('omnichain traffic', () => {
   it('sends OFT between every pair, fails some sends on purpose, and conserves the supply', async () => {
     const [move, ...evms] = net.chains;
-    await until('30 blocks', () => move!.chain.latestHeight() >= 30);
+    await until('30 blocks', () => move!.chain.latestHeight() >= 30, 60_000);
     net.setTraffic(0);
     // Drained: every packet delivered, and no new one over several polls of the relayer.
     let seen = -1;
-    const packets = await until('a drained relayer', async () => {
-      const height = move!.chain.latestHeight();
-      await until('five more blocks', () => move!.chain.latestHeight() >= height + 5);
-      const all = net.relayer.packets();
-      const drained = all.length === seen && all.every((p) => p.state === 'delivered');
-      seen = all.length;
-      return drained ? all : undefined;
-    });
+    const packets = await until(
+      'a drained relayer',
+      async () => {
+        const height = move!.chain.latestHeight();
+        await until('five more blocks', () => move!.chain.latestHeight() >= height + 5);
+        const all = net.relayer.packets();
+        const drained = all.length === seen && all.every((p) => p.state === 'delivered');
+        seen = all.length;
+        return drained ? all : undefined;
+      },
+      60_000,
+    );
     const pairs = new Set(packets.map((p) => `${p.packet.srcEid}>${p.packet.dstEid}`));
     expect(pairs.size).toBe(6);
 

@@ -1,7 +1,7 @@
 /** Polls `probe` every 100 ms until it gives a value (not undefined or false); fails after `ms`. */
 export async function until<T>(
   what: string,
-  probe: () => Promise<T | undefined | false>,
+  probe: () => Promise<T | undefined | false> | T | undefined | false,
   ms = 30_000,
 ): Promise<T> {
   const deadline = Date.now() + ms;
