@@ -1,14 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Secp256k1HdWallet } from '@cosmjs/amino';
-import { DirectSecp256k1HdWallet, Registry } from '@cosmjs/proto-signing';
-import { AminoTypes, SigningStargateClient } from '@cosmjs/stargate';
-import { aminoConverters, protoRegistry } from '@initia/amino-converter';
+import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
+import { SigningStargateClient } from '@cosmjs/stargate';
 import { assets, chains, messages, messagesDirect, route, setApiOptions } from '@skip-go/client';
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
-import { createPublicClient, createWalletClient, defineChain, type Hex, http, parseAbi } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { createPublicClient, type Hex, http, parseAbi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Devnet, DevnetChain, ExternalEvmChain } from '../src/devnet/devnet.js';
 import type { DevAccount } from '../src/devnet/keys.js';
@@ -17,6 +14,15 @@ import { until } from '../src/devnet/test-support/until.js';
 import { createRouterServer, type RouterServer } from '../src/router/api/server.js';
 import { ibcDenomOf, l2DenomOf, parseIbcPath } from '../src/router/graph/denoms.js';
 import { loadRegistry } from '../src/router/registry/load.js';
+import {
+  aminoTypes,
+  bankBalance,
+  decode,
+  evmChain,
+  protos,
+  sendEvmTx,
+  signAndBroadcast,
+} from './router-wallet-support.js';
 
 /**
  * The router against the full devnet, used as wallets use it: route → msgs → each `cosmos_tx` msg
@@ -27,9 +33,6 @@ import { loadRegistry } from '../src/router/registry/load.js';
  */
 
 const dir = mkdtempSync(join(tmpdir(), 'weft-router-'));
-const aminoTypes = new AminoTypes(aminoConverters);
-// amino-converter types its registry with its own copy of @cosmjs/proto-signing: the same shapes.
-const protos = new Registry(protoRegistry as never);
 const ERC20 = parseAbi(['function balanceOf(address) view returns (uint256)']);
 let devnet: Devnet;
 let l1: DevnetChain;
@@ -74,56 +77,6 @@ async function post(path: string, body: unknown) {
   });
   return { status: response.status, json: (await response.json()) as any };
 }
-
-/** interwovenkit's decoding of a `cosmos_tx` msg: the amino type of the proto URL, `fromAmino` of the parsed JSON. */
-function decode(msg: { msg: string; msg_type_url: string }) {
-  const converter = aminoConverters[msg.msg_type_url];
-  if (!converter) throw new Error(`Unsupported message type: ${msg.msg_type_url}`);
-  return aminoTypes.fromAmino({ type: converter.aminoType, value: JSON.parse(msg.msg) });
-}
-
-/**
- * Signs the decoded msgs as a wallet does: cosmjs' SigningStargateClient over the chain's RPC (the
- * account read with abci_query), in SIGN_MODE_LEGACY_AMINO_JSON or SIGN_MODE_DIRECT, then broadcast.
- */
-async function signAndBroadcast(
-  chain: DevnetChain,
-  from: DevAccount,
-  msgs: Array<{ typeUrl: string; value: any }>,
-  mode: 'amino' | 'direct' = 'amino',
-) {
-  const wallet =
-    mode === 'amino'
-      ? await Secp256k1HdWallet.fromMnemonic(from.mnemonic, { prefix: 'init' })
-      : await DirectSecp256k1HdWallet.fromMnemonic(from.mnemonic, { prefix: 'init' });
-  const [signer] = await wallet.getAccounts();
-  const client = await SigningStargateClient.connectWithSigner(chain.urls.rpc, wallet, {
-    registry: protos,
-    aminoTypes,
-    broadcastPollIntervalMs: 100,
-  });
-  const gas = 400_000;
-  const fee = {
-    amount: [
-      { denom: chain.chain.info.denom, amount: String(Math.ceil(gas * chain.chain.info.minGasPrice)) },
-    ],
-    gas: String(gas),
-  };
-  const result = await client.signAndBroadcast(signer!.address, msgs, fee, '');
-  client.disconnect();
-  expect(result.code, result.rawLog).toBe(0);
-}
-
-const bankBalance = async (chain: Pick<DevnetChain, 'chain'>, address: string, denom: string) =>
-  BigInt((await chain.chain.balances(address)).find((c) => c.denom === denom)?.amount ?? '0');
-
-const evmChain = (id: number, rpc: string) =>
-  defineChain({
-    id,
-    name: `chain-${id}`,
-    nativeCurrency: { name: 'GAS', symbol: 'GAS', decimals: 18 },
-    rpcUrls: { default: { http: [rpc] } },
-  });
 
 describe('the router on the full devnet', () => {
   it('routes, builds and delivers an OPinit deposit L1 → EVM rollup signed by cosmjs', async () => {
@@ -331,13 +284,6 @@ describe('the router on the full devnet', () => {
     expect(tx.data).toMatch(/^[0-9a-f]+$/);
     expect(tx.chain_id).toBe(String(evmRollup.chain.info.evmChainId));
     expect(tx.required_erc20_approvals).toEqual([]);
-    const chain = evmChain(Number(tx.chain_id), evmRollup.urls.jsonRpc!);
-    const wallet = createWalletClient({
-      chain,
-      transport: http(),
-      account: privateKeyToAccount(sender.privateKey as Hex),
-    });
-    const reader = createPublicClient({ chain, transport: http() });
     const target_ = createPublicClient({
       chain: evmChain(eth.chain.info.evmChainId!, eth.urls.jsonRpc),
       transport: http(),
@@ -345,8 +291,7 @@ describe('the router on the full devnet', () => {
     const balance = () =>
       target_.readContract({ address: target.oft, abi: ERC20, functionName: 'balanceOf', args: [recipient] });
     const before = await balance();
-    const hash = await wallet.sendTransaction({ to: tx.to, data: `0x${tx.data}`, value: BigInt(tx.value) });
-    expect((await reader.waitForTransactionReceipt({ hash })).status).toBe('success');
+    await sendEvmTx(evmRollup.urls.jsonRpc!, sender, tx);
     await until('OFT delivered', async () => (await balance()) === before + BigInt(routed.json.amount_out));
   }, 60_000);
 

@@ -1,0 +1,355 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { messages, route, setApiOptions, trackTransaction, transactionStatus } from '@skip-go/client';
+import { createPublicClient, type Hex, http, parseAbi } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRouter } from '../src/cli/router.js';
+import { silentLogger } from '../src/common/logger.js';
+import { createShutdown, type Shutdown } from '../src/common/shutdown.js';
+import type { Devnet, DevnetChain } from '../src/devnet/devnet.js';
+import type { DevAccount } from '../src/devnet/keys.js';
+import { until } from '../src/devnet/test-support/until.js';
+import { loadRouterConfig } from '../src/router/config.js';
+import { ibcDenomOf, l2DenomOf, parseIbcPath } from '../src/router/graph/denoms.js';
+import { useTestDb } from '../src/store/test-support/backends.js';
+import { control, trackingDevnet } from './router-tracking-support.js';
+import { bankBalance, decode, evmChain, sendEvmTx, signAndBroadcast } from './router-wallet-support.js';
+
+/**
+ * Acceptance of `weft router` on the full devnet: each pathway as a wallet walks it, through the command's
+ * own entry (registry from the devnet's manifest, its store, its tracker): route → msgs → sign (cosmjs with
+ * the Initia amino types, or viem) → broadcast → track → status `STATE_COMPLETED_SUCCESS` → the recipient
+ * holds `amount_out` more. The same through @skip-go/client, and a router process killed with SIGKILL
+ * mid-transfer whose successor on the same PostgreSQL database ends the transfer.
+ */
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const ERC20 = parseAbi(['function balanceOf(address) view returns (uint256)']);
+const pg = useTestDb('postgres');
+let network: Awaited<ReturnType<typeof trackingDevnet>>;
+let devnet: Devnet;
+let l1: DevnetChain;
+let registry: string;
+let shutdown: Shutdown;
+let url: string;
+
+beforeAll(async () => {
+  network = await trackingDevnet('router-e2e');
+  devnet = network.devnet;
+  l1 = devnet.l1!;
+  registry = devnet.manifest().registry!;
+  const config = loadRouterConfig({
+    argv: ['--registry', registry, '--host', '127.0.0.1', '--port', '0', '--data-dir', 'memory://'],
+    env: {},
+  });
+  shutdown = createShutdown(silentLogger());
+  ({ url } = await startRouter(config, { logger: silentLogger(), shutdown }));
+}, 120_000);
+
+afterAll(async () => {
+  await shutdown?.kill();
+  await network?.close();
+}, 60_000);
+
+const rollup = (vm: string) => devnet.rollups.find((c) => c.vm === vm)!;
+
+async function post(base: string, path: string, body: unknown) {
+  const response = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, json: (await response.json()) as any };
+}
+
+/** `/route` then `/msgs` for the addresses of every chain on the way: the route and its one tx. */
+async function routeAndBuild(request: Record<string, string>, addresses: string[], base = url) {
+  const routed = await post(base, '/v2/fungible/route', request);
+  expect(routed.status, JSON.stringify(routed.json)).toBe(200);
+  expect(routed.json.txs_required).toBe(1);
+  const built = await post(base, '/v2/fungible/msgs', {
+    ...request,
+    amount_out: routed.json.amount_out,
+    address_list: addresses,
+    operations: routed.json.operations,
+    slippage_tolerance_percent: '1',
+  });
+  expect(built.status, JSON.stringify(built.json)).toBe(200);
+  expect(built.json.txs).toHaveLength(1);
+  return { routed: routed.json, tx: built.json.txs[0] };
+}
+
+/** Signs the `cosmos_tx` of `/msgs` in amino JSON from its decoded msgs and answers the broadcast hash. */
+async function signCosmosTx(chain: DevnetChain, from: DevAccount, tx: any, typeUrl: string) {
+  expect(tx.cosmos_tx.chain_id).toBe(chain.chain.info.chainId);
+  const msgs = tx.cosmos_tx.msgs.map(decode);
+  expect(msgs.map((m: { typeUrl: string }) => m.typeUrl)).toEqual([typeUrl]);
+  return signAndBroadcast(chain, from, msgs);
+}
+
+const status = async (base: string, chainId: string, hash: string) =>
+  (await fetch(`${base}/v2/tx/status?tx_hash=${hash}&chain_id=${chainId}`)).json() as Promise<any>;
+
+/** `POST /v2/tx/track`, then `GET /v2/tx/status` until the transfer succeeded; answers the last status. */
+async function trackToSuccess(chainId: string, hash: string, base = url) {
+  const tracked = await post(base, '/v2/tx/track', { tx_hash: hash, chain_id: chainId });
+  expect(tracked.status, JSON.stringify(tracked.json)).toBe(200);
+  const done = await until(
+    `${hash} on ${chainId} to succeed`,
+    async () => {
+      const answer = await status(base, chainId, hash);
+      expect(answer.state, JSON.stringify(answer)).not.toMatch(/ERROR|ABANDONED/);
+      return answer.state === 'STATE_COMPLETED_SUCCESS' && answer;
+    },
+    60_000,
+  );
+  expect(done.status).toBe('STATE_COMPLETED');
+  return done;
+}
+
+describe('weft router end to end on the full devnet', () => {
+  it('delivers and tracks an OPinit deposit L1 → EVM rollup', async () => {
+    const evm = rollup('evm');
+    const denom = l2DenomOf('1', 'uinit');
+    const sender = l1.accounts[0]!;
+    const recipient = evm.accounts[1]!.address;
+    const { routed, tx } = await routeAndBuild(
+      {
+        source_asset_denom: 'uinit',
+        source_asset_chain_id: l1.chain.info.chainId,
+        dest_asset_denom: denom,
+        dest_asset_chain_id: evm.chain.info.chainId,
+        amount_in: '250000',
+      },
+      [sender.address, recipient],
+    );
+    const before = await bankBalance(evm, recipient, denom);
+    const hash = await signCosmosTx(l1, sender, tx, '/opinit.ophost.v1.MsgInitiateTokenDeposit');
+    const done = await trackToSuccess(l1.chain.info.chainId, hash);
+    expect(done.transfer_sequence).toHaveLength(1);
+    expect(done.transfer_sequence[0].op_init_transfer).toMatchObject({
+      from_chain_id: l1.chain.info.chainId,
+      to_chain_id: evm.chain.info.chainId,
+    });
+    expect(await bankBalance(evm, recipient, denom)).toBe(before + BigInt(routed.amount_out));
+  }, 90_000);
+
+  it('delivers and tracks IBC L1 → rollup, then two hops rollup → L1 → Cosmos chain', async () => {
+    const move = rollup('move');
+    const cosmos = devnet.external.cosmos!;
+    const voucher = ibcDenomOf(parseIbcPath('transfer/channel-0/uinit'));
+    const holder = move.accounts[0]!;
+    const inbound = await routeAndBuild(
+      {
+        source_asset_denom: 'uinit',
+        source_asset_chain_id: l1.chain.info.chainId,
+        dest_asset_denom: voucher,
+        dest_asset_chain_id: move.chain.info.chainId,
+        amount_in: '300000',
+      },
+      [l1.accounts[1]!.address, holder.address],
+    );
+    const held = await bankBalance(move, holder.address, voucher);
+    const inHash = await signCosmosTx(
+      l1,
+      l1.accounts[1]!,
+      inbound.tx,
+      '/ibc.applications.transfer.v1.MsgTransfer',
+    );
+    const inDone = await trackToSuccess(l1.chain.info.chainId, inHash);
+    expect(inDone.transfer_sequence.map((t: any) => Object.keys(t))).toEqual([['ibc_transfer']]);
+    expect(await bankBalance(move, holder.address, voucher)).toBe(held + BigInt(inbound.routed.amount_out));
+
+    const recipient = cosmos.accounts[1]!.address;
+    const outbound = await routeAndBuild(
+      {
+        source_asset_denom: voucher,
+        source_asset_chain_id: move.chain.info.chainId,
+        dest_asset_denom: voucher,
+        dest_asset_chain_id: cosmos.chain.info.chainId,
+        amount_in: '120000',
+      },
+      [holder.address, l1.accounts[1]!.address, recipient],
+    );
+    expect(outbound.routed.chain_ids).toEqual([
+      move.chain.info.chainId,
+      l1.chain.info.chainId,
+      cosmos.chain.info.chainId,
+    ]);
+    const atCosmos = await bankBalance(cosmos, recipient, voucher);
+    const outHash = await signCosmosTx(
+      move,
+      holder,
+      outbound.tx,
+      '/ibc.applications.transfer.v1.MsgTransfer',
+    );
+    const outDone = await trackToSuccess(move.chain.info.chainId, outHash);
+    expect(outDone.transfer_sequence).toHaveLength(2);
+    expect(outDone.transfer_sequence.map((t: any) => t.ibc_transfer?.to_chain_id)).toEqual([
+      l1.chain.info.chainId,
+      cosmos.chain.info.chainId,
+    ]);
+    expect(await bankBalance(cosmos, recipient, voucher)).toBe(atCosmos + BigInt(outbound.routed.amount_out));
+  }, 120_000);
+
+  it('delivers and tracks an OFT transfer from the EVM rollup to the external EVM chain', async () => {
+    const evm = rollup('evm');
+    const eth = devnet.external.evm!;
+    const members = (
+      devnet.manifest().services.omnichain as {
+        members: Array<{ chain_id: string; oft: Hex; denom: string }>;
+      }
+    ).members;
+    const source = members.find((m) => m.chain_id === evm.chain.info.chainId)!;
+    const target = members.find((m) => m.chain_id === eth.chain.info.chainId)!;
+    const sender = evm.accounts[0]!;
+    const recipient = eth.accounts[2]!.hexAddress as Hex;
+    const { routed, tx } = await routeAndBuild(
+      {
+        source_asset_denom: source.denom,
+        source_asset_chain_id: evm.chain.info.chainId,
+        dest_asset_denom: target.denom,
+        dest_asset_chain_id: eth.chain.info.chainId,
+        amount_in: String(2n * 10n ** 18n + 7n),
+      },
+      [sender.hexAddress, recipient],
+    );
+    const reader = createPublicClient({
+      chain: evmChain(eth.chain.info.evmChainId!, eth.urls.jsonRpc),
+      transport: http(),
+    });
+    const balance = () =>
+      reader.readContract({ address: target.oft, abi: ERC20, functionName: 'balanceOf', args: [recipient] });
+    const before = await balance();
+    const hash = await sendEvmTx(evm.urls.jsonRpc!, sender, tx.evm_tx);
+    const done = await trackToSuccess(evm.chain.info.chainId, hash);
+    expect(Object.keys(done.transfer_sequence[0])).toEqual(['layer_zero_transfer']);
+    expect(await balance()).toBe(before + BigInt(routed.amount_out));
+  }, 90_000);
+
+  it('walks a deposit through @skip-go/client: route, messages, trackTransaction, transactionStatus', async () => {
+    setApiOptions({ apiUrl: url });
+    const wasm = rollup('wasm');
+    const denom = l2DenomOf('3', 'uinit');
+    const request = {
+      sourceAssetDenom: 'uinit',
+      sourceAssetChainId: l1.chain.info.chainId,
+      destAssetDenom: denom,
+      destAssetChainId: wasm.chain.info.chainId,
+      amountIn: '6000',
+    };
+    const routed = await route(request);
+    const recipient = wasm.accounts[2]!.address;
+    const built = await messages({
+      ...request,
+      amountOut: routed!.amountOut,
+      addressList: [l1.accounts[2]!.address, recipient],
+      operations: routed!.operations,
+      slippageTolerancePercent: '1',
+    });
+    const tx = built!.txs![0] as { cosmosTx?: { msgs: Array<{ msg: string; msgTypeUrl: string }> } };
+    const msgs = tx.cosmosTx!.msgs.map((m) => decode({ msg: m.msg, msg_type_url: m.msgTypeUrl }));
+    const before = await bankBalance(wasm, recipient, denom);
+    const txHash = await signAndBroadcast(l1, l1.accounts[2]!, msgs);
+    const tracked = await trackTransaction({ txHash, chainId: l1.chain.info.chainId });
+    expect(tracked.txHash.toUpperCase()).toBe(txHash.toUpperCase());
+    const done = await until(
+      'the SDK status to succeed',
+      async () => {
+        const answer = await transactionStatus({ txHash, chainId: l1.chain.info.chainId });
+        return answer.state === 'STATE_COMPLETED_SUCCESS' && answer;
+      },
+      60_000,
+    );
+    expect(done.status).toBe('STATE_COMPLETED');
+    expect(done.transferSequence?.[0]?.opInitTransfer).toBeDefined();
+    expect(await bankBalance(wasm, recipient, denom)).toBe(before + BigInt(routed!.amountOut));
+  }, 90_000);
+});
+
+describe('weft router killed with SIGKILL mid-transfer', () => {
+  const running: ChildProcess[] = [];
+  afterAll(async () => {
+    for (const child of running)
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        await once(child, 'exit');
+      }
+    await control(devnet, 'weft_resumeRelayer', ['ibc']);
+  }, 30_000);
+
+  /** `weft router` as its own process on the file's PostgreSQL database; answers it and its URL. */
+  async function routerProcess(): Promise<{ child: ChildProcess; url: string }> {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', 'router', '--registry', registry, '--host', '127.0.0.1'],
+      {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH, DB_DSN: pg.dsn(), PORT: '0', LOG_FORMAT: 'json', LOG_LEVEL: 'info' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    running.push(child);
+    const output: string[] = [];
+    child.stderr!.on('data', (d: Buffer) => output.push(d.toString()));
+    child.stdout!.on('data', (d: Buffer) => output.push(d.toString()));
+    const base = await until(
+      'the router to serve',
+      async () => {
+        if (child.exitCode !== null) throw new Error(`router exited: ${output.join('')}`);
+        return /"url":"(http:\/\/[^"]+)"/.exec(output.join(''))?.[1];
+      },
+      30_000,
+    );
+    return { child, url: base };
+  }
+
+  it('ends a held IBC transfer after the router was killed and a new one started on the same database', async () => {
+    const wasm = rollup('wasm');
+    const voucher = ibcDenomOf(parseIbcPath('transfer/channel-0/uinit'));
+    const recipient = wasm.accounts[1]!.address;
+    const first = await routerProcess();
+    const { routed, tx } = await routeAndBuild(
+      {
+        source_asset_denom: 'uinit',
+        source_asset_chain_id: l1.chain.info.chainId,
+        dest_asset_denom: voucher,
+        dest_asset_chain_id: wasm.chain.info.chainId,
+        amount_in: '70000',
+      },
+      [l1.accounts[0]!.address, recipient],
+      first.url,
+    );
+    const before = await bankBalance(wasm, recipient, voucher);
+    expect(await control(devnet, 'weft_pauseRelayer', ['ibc'])).toMatchObject({ paused: true });
+    const hash = await signCosmosTx(l1, l1.accounts[0]!, tx, '/ibc.applications.transfer.v1.MsgTransfer');
+    const tracked = await post(first.url, '/v2/tx/track', { tx_hash: hash, chain_id: l1.chain.info.chainId });
+    expect(tracked.status, JSON.stringify(tracked.json)).toBe(200);
+    // Held: the source tx is seen, the packet waits for the paused relayer.
+    await until('the transfer pending', async () => {
+      const answer = await status(first.url, l1.chain.info.chainId, hash);
+      return answer.state === 'STATE_PENDING';
+    });
+    first.child.kill('SIGKILL');
+    await once(first.child, 'exit');
+    expect(first.child.signalCode).toBe('SIGKILL');
+    expect(await control(devnet, 'weft_resumeRelayer', ['ibc'])).toMatchObject({ paused: false });
+    await until(
+      'the voucher delivered',
+      async () => (await bankBalance(wasm, recipient, voucher)) === before + BigInt(routed.amount_out),
+    );
+
+    const second = await routerProcess();
+    const done = await until(
+      'the new router to end the transfer',
+      async () => {
+        const answer = await status(second.url, l1.chain.info.chainId, hash);
+        expect(answer.state, JSON.stringify(answer)).not.toMatch(/ERROR|ABANDONED/);
+        return answer.state === 'STATE_COMPLETED_SUCCESS' && answer;
+      },
+      60_000,
+    );
+    expect(done.status).toBe('STATE_COMPLETED');
+    expect(done.transfer_sequence[0].ibc_transfer.to_chain_id).toBe(wasm.chain.info.chainId);
+  }, 150_000);
+});
