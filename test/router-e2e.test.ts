@@ -285,7 +285,15 @@ describe('weft router killed with SIGKILL mid-transfer', () => {
       ['--import', 'tsx', 'src/cli/main.ts', 'router', '--registry', registry, '--host', '127.0.0.1'],
       {
         cwd: ROOT,
-        env: { PATH: process.env.PATH, DB_DSN: pg.dsn(), PORT: '0', LOG_FORMAT: 'json', LOG_LEVEL: 'info' },
+        env: {
+          PATH: process.env.PATH,
+          DB_DSN: pg.dsn(),
+          PORT: '0',
+          LOG_FORMAT: 'json',
+          LOG_LEVEL: 'info',
+          // The dead router's transfers pass to the next once its lease lapses.
+          ROUTER_TRACKING_LEASE_MS: '3000',
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );

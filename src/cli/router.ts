@@ -46,6 +46,7 @@ export async function startRouter(config: RouterConfig, deps: StartRouterDeps): 
     chains: registry.chains.map(trackedChain),
     logger: deps.logger.child({ part: 'tracking' }),
     timeoutMs: config.nodeTimeoutMs,
+    leaseMs: config.trackingLeaseMs,
   });
   deps.shutdown.add(() => tracker.stop());
   const server = await createRouterServer({

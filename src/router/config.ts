@@ -45,6 +45,14 @@ export const routerSettings = {
     parse: parse.int(100, 60_000),
     default: 5000,
   },
+  trackingLeaseMs: {
+    flag: 'tracking-lease',
+    env: 'ROUTER_TRACKING_LEASE_MS',
+    description:
+      'how long a router holds a tracked transfer without renewing; a router that dies leaves its transfers to the others after it, ms',
+    parse: parse.int(1000, 600_000),
+    default: 15_000,
+  },
   dbDsn: storeSettings.dbDsn,
   // The embedded store of its own: an indexer may hold the default one open.
   dataDir: { ...storeSettings.dataDir, default: `${DEFAULT_DATA_DIR}-router` },
