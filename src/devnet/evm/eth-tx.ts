@@ -21,6 +21,7 @@ import { type Coin, type EthTxEnvelope, TxError } from '../types.js';
 import { EvmErrorCode, evmTxError, JsonRpcErrorText } from './errors.js';
 import { checksumAddress } from './evm-events.js';
 import { ethTxFeeAmount, fromEthersUnit, toEthersUnit } from './fee-units.js';
+import { memoizedEcrecover } from './sender-recovery.js';
 
 /**
  * minievm's two tx conversions (x/evm/types/txutils.go): an Ethereum tx sent over JSON-RPC becomes a
@@ -52,7 +53,10 @@ const commons = new Map<bigint, Common>();
 export function commonFor(evmChainId: bigint): Common {
   let common = commons.get(evmChainId);
   if (!common) {
-    common = createCustomCommon({ chainId: Number(evmChainId) }, Mainnet, { hardfork: Hardfork.Prague });
+    common = createCustomCommon({ chainId: Number(evmChainId) }, Mainnet, {
+      hardfork: Hardfork.Prague,
+      customCrypto: { ecrecover: memoizedEcrecover() },
+    });
     commons.set(evmChainId, common);
   }
   return common;

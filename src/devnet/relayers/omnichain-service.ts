@@ -25,6 +25,7 @@ export const omnichainService: NetworkService = {
       status: () => ({ paused: relayer.paused, delayMs: relayer.delayMs }),
     });
     const entries = omnichainRegistry(ctx.seed, members);
+    let lastHeights = '';
     for (const entry of entries) {
       ctx.registry.contribute({
         chainId: entry.chain_id,
@@ -47,9 +48,14 @@ export const omnichainService: NetworkService = {
       });
     }
     return {
-      // Started once every member has two blocks: CometBFT's status has an app hash from height 2 on.
+      // Follows the steps once every member has two blocks (CometBFT's status has an app hash from height
+      // 2 on), and reads the members only when one of them has a new block.
       async afterStep() {
-        if (chains.every((c) => c.chain.chain.latestHeight() >= 2)) relayer.start();
+        const heights = chains.map((c) => c.chain.chain.latestHeight());
+        const seen = heights.join();
+        if (heights.some((h) => h < 2) || seen === lastHeights) return;
+        lastHeights = seen;
+        relayer.follow();
       },
       manifest: () => ({ members: entries }),
       async close() {

@@ -2,6 +2,9 @@ import type { Hex } from 'viem';
 import type { Logger } from '../../common/logger.js';
 import type { OmniPacket } from '../omnichain/packet.js';
 
+/** Longest wait a Node timer takes (a longer one fires at once); a longer wait is woken and set again. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** One tx the relayer sends to a destination. */
 export interface RelayOp {
   kind: 'verify' | 'deliver';
@@ -47,7 +50,10 @@ export interface OmnichainRelayerOptions {
   delayMs?: number;
   /** Wait before a failed delivery is tried again. */
   retryDelayMs?: number;
-  /** Interval of the relayer's loop. */
+  /**
+   * Interval of the relayer's loop (`start`); when it follows a network, how soon a relay that did not
+   * go through is tried again.
+   */
   pollMs?: number;
   logger: Logger;
   now?: () => number;
@@ -56,7 +62,14 @@ export interface OmnichainRelayerOptions {
 export interface OmnichainRelayer {
   /** One pass: read new packets, verify the due ones, deliver the verified ones, retry the due failures. */
   tick(): Promise<void>;
+  /** Polls on its own timer, every `pollMs`. */
   start(): void;
+  /**
+   * Serves a network that steps: called after each step, it runs a pass once the step is over (not
+   * waiting for it: a relay waits for the next blocks), and between steps a timer wakes it only when a
+   * wait ends.
+   */
+  follow(): void;
   stop(): Promise<void>;
   pause(): void;
   resume(): void;
@@ -85,6 +98,9 @@ export function createOmnichainRelayer(options: OmnichainRelayerOptions): Omnich
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   let stopped = true;
+  let following = false;
+  let passing = false;
+  let again = false;
 
   /** Due ops of one destination: verifications past the delay, then the deliveries they and earlier ones allow. */
   const dueOps = (eid: number): Array<{ op: RelayOp; t: TrackedPacket }> => {
@@ -147,6 +163,61 @@ export function createOmnichainRelayer(options: OmnichainRelayerOptions): Omnich
     await Promise.all(options.sides.map(relayTo));
   };
 
+  /** When the next tracked packet is due: its verification delay or retry wait ends, or now to deliver it. */
+  const nextDueAt = () => {
+    let at: number | undefined;
+    for (const t of tracked.values()) {
+      const due =
+        t.state === 'seen'
+          ? t.seenAt + delayMs
+          : t.state === 'failed'
+            ? (t.retryAt ?? 0)
+            : t.state === 'verified'
+              ? Number.NEGATIVE_INFINITY
+              : undefined;
+      if (due !== undefined && (at === undefined || due < at)) at = due;
+    }
+    return at;
+  };
+
+  /** Sets the timer for the next wait that ends between steps (none while paused or nothing waits). */
+  const schedule = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    const at = paused || stopped ? undefined : nextDueAt();
+    if (at === undefined) return;
+    const wait = at - now();
+    // Still due after a pass: its relay did not go through, so it is tried again a little later.
+    timer = setTimeout(nudge, wait > 0 ? Math.min(wait, MAX_TIMER_MS) : pollMs);
+  };
+
+  /** One pass now, or right after the one running; a pass never queues more than one more. */
+  const nudge = () => {
+    if (stopped) return;
+    if (passing) {
+      again = true;
+      return;
+    }
+    passing = true;
+    relayer
+      .tick()
+      .catch((err: unknown) => logger.error({ err }, 'omnichain relayer pass failed'))
+      .finally(() => {
+        passing = false;
+        if (again) {
+          again = false;
+          nudge();
+        } else schedule();
+      });
+  };
+
+  /** A pass on the next turn of the event loop, outside the step that asked (its relays wait for blocks). */
+  const soon = () => {
+    if (!following) return;
+    clearTimeout(timer);
+    timer = setTimeout(nudge, 0);
+  };
+
   const relayer: OmnichainRelayer = {
     tick() {
       running = running.then(pass, pass);
@@ -166,8 +237,16 @@ export function createOmnichainRelayer(options: OmnichainRelayerOptions): Omnich
       };
       timer = setTimeout(loop, 0);
     },
+    follow() {
+      if (stopped) {
+        stopped = false;
+        following = true;
+      }
+      soon();
+    },
     async stop() {
       stopped = true;
+      following = false;
       if (timer) clearTimeout(timer);
       await running.catch(() => undefined);
     },
@@ -176,10 +255,12 @@ export function createOmnichainRelayer(options: OmnichainRelayerOptions): Omnich
     },
     resume() {
       paused = false;
+      soon();
     },
     setDelay(ms) {
       if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`omnichain relayer: bad delay ${ms}`);
       delayMs = ms;
+      if (following && !passing) schedule();
     },
     get paused() {
       return paused;
@@ -194,6 +275,7 @@ export function createOmnichainRelayer(options: OmnichainRelayerOptions): Omnich
         t.retryAt = 0;
         count += 1;
       }
+      if (count > 0) soon();
       return count;
     },
     packets: () => [...tracked.values()],

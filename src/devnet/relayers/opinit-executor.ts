@@ -28,6 +28,8 @@ export interface OpinitExecutor extends RelayerControl {
   poll(): Promise<void>;
   /** Highest rollup block whose withdrawals are recorded. */
   readonly l2Height: number;
+  /** When the next deposit's delay ends (wall time); undefined when none waits or paused. */
+  dueAt(): number | undefined;
   /** Deposits seen on the L1 and not yet finalized on the rollup. */
   readonly pendingDeposits: number;
 }
@@ -135,6 +137,7 @@ export function createOpinitExecutor(options: OpinitExecutorOptions): OpinitExec
       if (!queue.paused) settle();
       await relay();
     },
+    dueAt: queue.dueAt,
     get l2Height() {
       return l2Height;
     },

@@ -30,6 +30,8 @@ export interface OutputSubmitter extends RelayerControl {
   /** Cuts an output when the interval has passed and proposes those whose delay has passed. */
   poll(): Promise<void>;
   setInterval(ms: number): void;
+  /** When the next output is due to be cut or proposed (wall time); undefined when nothing waits. */
+  dueAt(): number | undefined;
   /** Outputs cut so far, oldest first. */
   readonly outputs: readonly OutputTree[];
 }
@@ -102,6 +104,13 @@ export function createOutputSubmitter(options: OutputSubmitterOptions): OutputSu
     },
     setInterval(ms) {
       intervalMs = Math.max(0, ms);
+    },
+    dueAt() {
+      if (queue.paused) return undefined;
+      const proposal = queue.dueAt();
+      const cutAt = executor.l2Height > lastL2Height ? lastCutAt + intervalMs : undefined;
+      if (proposal === undefined) return cutAt;
+      return cutAt === undefined ? proposal : Math.min(proposal, cutAt);
     },
     outputs,
     pause: queue.pause,

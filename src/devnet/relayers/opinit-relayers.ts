@@ -5,6 +5,9 @@ import { createOpinitExecutor, type OpinitExecutor } from './opinit-executor.js'
 import { startExecutorHttpServer } from './opinit-executor-http.js';
 import { createOutputSubmitter, type OutputSubmitter } from './opinit-output-submitter.js';
 
+/** Longest wait a Node timer takes (a longer one fires at once); a longer wait is woken and set again. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export interface OpinitRelayersOptions {
   bridgeId: bigint;
   l1: Chain;
@@ -16,8 +19,8 @@ export interface OpinitRelayersOptions {
   outputIntervalMs: number;
   executorDelayMs?: number;
   submitterDelayMs?: number;
-  /** How often both relayers look at the chains. */
-  pollMs?: number;
+  /** How soon a relay that did not go through is tried again. */
+  retryMs?: number;
   host?: string;
   /** Port of the executor's HTTP surface; 0 or absent picks a free one. */
   port?: number;
@@ -29,12 +32,17 @@ export interface OpinitRelayers {
   submitter: OutputSubmitter;
   /** The executor's HTTP surface (`executor_uri` of the registry). */
   executorUrl: string;
-  /** One poll of both relayers (what the timer does). */
+  /** One poll of both relayers: after each network step, and when a wait ends between steps. */
   poll(): Promise<void>;
+  /** Polls now (the control surface changed a relayer: a resume or a shorter wait takes effect at once). */
+  wake(): void;
   close(): Promise<void>;
 }
 
-/** The OPinit relayers of one bridge, polling on a timer, with the executor's HTTP surface on loopback. */
+/**
+ * The OPinit relayers of one bridge, polled after each network step and woken when a wait ends, with the
+ * executor's HTTP surface on loopback.
+ */
 export async function startOpinitRelayers(options: OpinitRelayersOptions): Promise<OpinitRelayers> {
   const { logger } = options;
   const executor = createOpinitExecutor({
@@ -55,9 +63,24 @@ export async function startOpinitRelayers(options: OpinitRelayersOptions): Promi
     logger,
   });
   const http = await startExecutorHttpServer(executor, { host: options.host, port: options.port });
+  const retryMs = options.retryMs ?? 250;
   let running: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+  // Between steps nothing moves but the clock: one timer wakes the relayers when the next wait (a
+  // deposit's delay, the output interval, a proposal's delay) ends, and none runs while nothing waits.
+  const schedule = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    const waits = [executor.dueAt(), submitter.dueAt()].filter((t): t is number => t !== undefined);
+    if (closed || waits.length === 0) return;
+    const wait = Math.min(...waits) - Date.now();
+    // Still due after a poll: its relay did not go through, so it is tried again a little later.
+    timer = setTimeout(poll, wait > 0 ? Math.min(wait, MAX_TIMER_MS) : retryMs);
+    timer.unref();
+  };
   const poll = () => {
-    // One poll at a time: a slow one is not overtaken by the next tick.
+    // One poll at a time: a slow one is not overtaken by the next.
     running = running
       .then(async () => {
         await executor.poll();
@@ -65,18 +88,19 @@ export async function startOpinitRelayers(options: OpinitRelayersOptions): Promi
       })
       .catch((err: unknown) =>
         logger.error({ err, bridgeId: String(options.bridgeId) }, 'OPinit relay failed'),
-      );
+      )
+      .finally(schedule);
     return running;
   };
-  const timer = setInterval(poll, options.pollMs ?? 250);
-  timer.unref();
   return {
     executor,
     submitter,
     executorUrl: http.url,
     poll,
+    wake: () => void poll(),
     async close() {
-      clearInterval(timer);
+      closed = true;
+      clearTimeout(timer);
       await running;
       await http.close();
     },

@@ -15,6 +15,8 @@ export interface DelayQueue<T> extends RelayerControl {
   retry(items: T[]): void;
   /** Removes and returns the items whose delay has passed, in arrival order; none while paused. */
   takeDue(): T[];
+  /** When the head item is due (wall time); undefined when empty or paused. */
+  dueAt(): number | undefined;
   readonly size: number;
 }
 
@@ -34,6 +36,7 @@ export function createDelayQueue<T>(options: { delayMs?: number; now?: () => num
       while (count < items.length && items[count]!.seenAt + delayMs <= at) count += 1;
       return items.splice(0, count).map((entry) => entry.item);
     },
+    dueAt: () => (paused || items.length === 0 ? undefined : items[0]!.seenAt + delayMs),
     get size() {
       return items.length;
     },

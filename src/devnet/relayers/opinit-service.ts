@@ -5,12 +5,19 @@ import { l1Executors, networkBridges, opinitProposer } from '../opinit/network.j
 import { type OpinitRelayers, startOpinitRelayers } from './opinit-relayers.js';
 import type { RelayerControl } from './opinit-schedule.js';
 
-const controlOf = (name: string, description: string, relayer: RelayerControl) => ({
+/** A relayer as the control surface drives it; `wake` makes a resume or a new delay act at once. */
+const controlOf = (name: string, description: string, relayer: RelayerControl, wake: () => void) => ({
   name,
   description,
   pause: () => relayer.pause(),
-  resume: () => relayer.resume(),
-  setDelay: (ms: number) => relayer.setDelay(ms),
+  resume: () => {
+    relayer.resume();
+    wake();
+  },
+  setDelay: (ms: number) => {
+    relayer.setDelay(ms);
+    wake();
+  },
   status: () => ({ paused: relayer.paused, delayMs: relayer.delayMs }),
 });
 
@@ -55,9 +62,16 @@ export const opinitService: NetworkService = {
       const id = chain.chain.info.chainId;
       const path = `${l1.chain.info.chainId} -> ${id}, bridge ${bridgeId}`;
       executors.push(relayers.executor);
-      ctx.control.registerRelayer(controlOf(`opinit-executor-${id}`, `deposits ${path}`, relayers.executor));
       ctx.control.registerRelayer(
-        controlOf(`opinit-submitter-${id}`, `outputs ${id} -> ${l1.chain.info.chainId}`, relayers.submitter),
+        controlOf(`opinit-executor-${id}`, `deposits ${path}`, relayers.executor, relayers.wake),
+      );
+      ctx.control.registerRelayer(
+        controlOf(
+          `opinit-submitter-${id}`,
+          `outputs ${id} -> ${l1.chain.info.chainId}`,
+          relayers.submitter,
+          relayers.wake,
+        ),
       );
       const denom = l2Denom(bridgeId, l1Denom);
       ctx.registry.contribute({
@@ -88,7 +102,7 @@ export const opinitService: NetworkService = {
       });
     }
     return {
-      // Relay what the blocks of this step emitted (the relayers also poll on their own timer).
+      // Relay what the blocks of this step emitted; between steps only a wait that ends wakes them.
       async afterStep() {
         await Promise.all(started.map((s) => s.relayers.poll()));
       },
