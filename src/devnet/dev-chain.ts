@@ -100,7 +100,7 @@ export async function createDevChain(
   const operator = key(10_000, 'operator');
   const store = createStateStore();
   const auth = createAuth({ prefix, moduleAddress: moduleAddressBytes });
-  const storeBank = createStoreBank();
+  const storeBank = createStoreBank({ auth });
   const relayer = key(10_001, 'relayer');
   let built: Chain | undefined;
   const parts = await partsOf({
@@ -129,7 +129,7 @@ export async function createDevChain(
     blocks: options.stateDir ? createFileBlockStore(options.stateDir) : createMemoryBlockStore(),
     auth,
     bank,
-    modules: [createBankMsgModule({ bank, prefix, auth }), ...parts.modules],
+    modules: [createBankMsgModule({ bank, prefix }), ...parts.modules],
     hooks: [
       feeDistribution({ auth, bank, denom: info.denom, operator: operator.address }),
       ...(parts.hooks ?? []),

@@ -1,16 +1,15 @@
 import { MsgSend, MsgSendResponse } from 'cosmjs-types/cosmos/bank/v1beta1/tx';
 import { fromBech32 } from '../../chain/address.js';
 import { GasCost } from '../gas.js';
-import type { Auth } from '../state/auth.js';
 import { type BankKeeper, type MsgModule, TxError } from '../types.js';
 
 const TYPE_URL = '/cosmos.bank.v1beta1.MsgSend';
 
 /**
- * `/cosmos.bank.v1beta1.MsgSend` over whichever bank keeper the chain has. As the SDK's `SendCoins`, a
- * send to an address with no account creates it, so the recipient can then sign txs of its own.
+ * `/cosmos.bank.v1beta1.MsgSend` over whichever bank keeper the chain has. The keeper itself creates the
+ * recipient's account when it has none (the SDK's `SendCoins`), as for every other credit.
  */
-export function createBankMsgModule(options: { bank: BankKeeper; prefix: string; auth: Auth }): MsgModule {
+export function createBankMsgModule(options: { bank: BankKeeper; prefix: string }): MsgModule {
   return {
     name: 'bank',
     typeUrls: [TYPE_URL],
@@ -36,7 +35,6 @@ export function createBankMsgModule(options: { bank: BankKeeper; prefix: string;
       }
       ctx.gas.consume(GasCost.bankSend, 'bank send');
       await options.bank.send(ctx, send.fromAddress, send.toAddress, send.amount);
-      options.auth.ensure(ctx.store, send.toAddress);
       return { typeUrl: '/cosmos.bank.v1beta1.MsgSendResponse', value: MsgSendResponse.encode({}).finish() };
     },
   };

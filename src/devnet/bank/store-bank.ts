@@ -1,19 +1,28 @@
 import { bytesToHex, fromBech32 } from '../../chain/address.js';
 import { appendMsgIndex, coinsToString, event } from '../events.js';
+import type { Auth } from '../state/auth.js';
 import type { StateReader } from '../state/store.js';
 import { type BankContext, type BankKeeper, type Coin, TxError } from '../types.js';
 
 const balanceKey = (address: string, denom: string) =>
   `bank/${bytesToHex(fromBech32(address).bytes)}/${encodeURIComponent(denom)}`;
 
-/** The SDK bank module over the state store (move and wasm rollups, the L1). */
-export function createStoreBank(): BankKeeper {
+/**
+ * The SDK bank module over the state store (move and wasm rollups, the L1). With `auth`, every credit
+ * creates the recipient's base account when it has none, after the coins land (the SDK's `SendCoins`),
+ * so an address funded by any path (a send, an IBC receive, a deposit, a mint) can sign at once.
+ */
+export function createStoreBank(options: { auth?: Auth } = {}): BankKeeper {
   const balance = (state: StateReader, address: string, denom: string): bigint =>
     BigInt(state.get(balanceKey(address, denom)) ?? '0');
 
   const add = (ctx: BankContext, address: string, coin: Coin, sign: 1n | -1n) => {
     const next = balance(ctx.store, address, coin.denom) + sign * BigInt(coin.amount);
     ctx.store.set(balanceKey(address, coin.denom), next === 0n ? undefined : next.toString());
+  };
+  const credit = (ctx: BankContext, address: string, coins: Coin[]) => {
+    for (const coin of coins) add(ctx, address, coin, 1n);
+    options.auth?.ensure(ctx.store, address);
   };
 
   const requireFunds = (ctx: BankContext, from: string, coins: Coin[]) => {
@@ -40,10 +49,8 @@ export function createStoreBank(): BankKeeper {
     },
     async send(ctx, from, to, coins) {
       requireFunds(ctx, from, coins);
-      for (const coin of coins) {
-        add(ctx, from, coin, -1n);
-        add(ctx, to, coin, 1n);
-      }
+      for (const coin of coins) add(ctx, from, coin, -1n);
+      credit(ctx, to, coins);
       const amount = coinsToString(coins);
       ctx.events.push(
         ...appendMsgIndex(
@@ -69,7 +76,7 @@ export function createStoreBank(): BankKeeper {
       );
     },
     async mint(ctx, to, coins) {
-      for (const coin of coins) add(ctx, to, coin, 1n);
+      credit(ctx, to, coins);
       const amount = coinsToString(coins);
       ctx.events.push(
         ...appendMsgIndex(

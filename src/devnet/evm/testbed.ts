@@ -52,7 +52,7 @@ export async function createEvmTestbed(options: { accounts?: number; seed?: stri
     blocks: createMemoryBlockStore(),
     auth,
     bank: evm.bank,
-    modules: [createBankMsgModule({ bank: evm.bank, prefix, auth }), evm],
+    modules: [createBankMsgModule({ bank: evm.bank, prefix }), evm],
     sequencer: {
       ...deriveValidatorKey(seed, info.chainId),
       operator: operator.address,

@@ -205,7 +205,6 @@ export function createOmnichainMove(options: OmnichainMoveOptions): OmnichainMov
       if (isPaused(ctx.store)) throw new OmniAbort('oft', Abort.paused);
       const { to, amountSD } = decodeOftMessage(hex(message));
       const recipient = accountOf(Uint8Array.from(Buffer.from(to.slice(2), 'hex')));
-      auth.ensure(ctx.store, recipient);
       await bank.mint({ ...ctx, events: received }, recipient, coin(denom, amountSD));
       received.push(
         event('OFTReceived', {

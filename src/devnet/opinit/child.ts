@@ -72,7 +72,6 @@ export function createOpchildModule(options: {
     try {
       await bank.mint({ ...ctx, events }, moduleAccount, [coin]);
       await bank.send({ ...ctx, events }, moduleAccount, to, [coin]);
-      auth.ensure(ctx.store, to);
       ctx.store.commit();
       ctx.events.push(...events);
       return { success: true, reason: '' };

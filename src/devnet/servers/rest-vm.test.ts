@@ -26,7 +26,7 @@ async function vmChain(
   const chainId = `${vm}-rest-1`;
   const store = createStateStore();
   const auth = createAuth({ prefix: 'init', moduleAddress: moduleAddressBytes });
-  const bank = createStoreBank();
+  const bank = createStoreBank({ auth });
   const accounts = deriveAccounts({ seed, count: 2, keyType: 'secp256k1', prefix: 'init' });
   const { module, extensions } = build(store, auth);
   const chain = await createChain({
@@ -38,7 +38,7 @@ async function vmChain(
     blocks: createMemoryBlockStore(),
     auth,
     bank,
-    modules: [createBankMsgModule({ bank, prefix: 'init', auth }), module],
+    modules: [createBankMsgModule({ bank, prefix: 'init' }), module],
     sequencer: { ...deriveValidatorKey(seed, chainId), operator: accounts[1]!.address, moniker: 'sequencer' },
     async genesis(ctx) {
       for (const account of accounts) {

@@ -110,7 +110,6 @@ export function createTransferKeeper(options: {
     events: AbciEvent[],
   ) => {
     const to = escrowAddress(p, c);
-    auth.ensure(ctx.store, to);
     await bank.send(bankCtx(ctx, events), from, to, [coin]);
     addEscrow(ctx, coin.denom, BigInt(coin.amount));
   };
@@ -122,13 +121,11 @@ export function createTransferKeeper(options: {
     coin: Coin,
     events: AbciEvent[],
   ) => {
-    auth.ensure(ctx.store, to);
     await bank.send(bankCtx(ctx, events), escrowAddress(p, c), to, [coin]);
     addEscrow(ctx, coin.denom, -BigInt(coin.amount));
   };
   const mintTo = async (ctx: BlockContext, to: string, coin: Coin, events: AbciEvent[]) => {
     ensureModule(ctx);
-    auth.ensure(ctx.store, to);
     await bank.mint(bankCtx(ctx, events), moduleAddress, [coin]);
     await bank.send(bankCtx(ctx, events), moduleAddress, to, [coin]);
   };
@@ -342,7 +339,6 @@ export function createTransferKeeper(options: {
   core.bind(app);
 
   const send = async (ctx: BlockContext, from: string, to: string, coin: Coin, events: AbciEvent[]) => {
-    auth.ensure(ctx.store, to);
     await bank.send(bankCtx(ctx, events), from, to, [coin]);
   };
   return { app, port, escrowAddress, moduleAddress, transfer, funds: { send, mintTo, burnFrom, addEscrow } };
