@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,13 +9,28 @@ import { until } from '../src/devnet/test-support/until.js';
 import { createRouterServer } from '../src/router/api/server.js';
 import { l2DenomOf } from '../src/router/graph/denoms.js';
 import { loadRegistry } from '../src/router/registry/load.js';
+import {
+  migrateTracking,
+  ROUTER_SCHEMA,
+  startTracker,
+  trackedChain,
+  trackingRoutes,
+} from '../src/router/tracking/index.js';
+import { openDb } from '../src/store/db.js';
 import { type LoadRequest, type LoadResult, runLoad, startLoadWorker } from './load.js';
 
 /**
  * `npm run bench -- router`: the router on the full devnet's registry, loaded by autocannon in a child
  * process: `/v2/fungible/route` (an OPinit deposit and an OFT transfer) and `/v2/fungible/msgs`, each
- * as p50/p99 and req/s, and as a ratio to a trivial JSON route of the same server in the same run.
+ * as p50/p99 and req/s, and as a ratio to a trivial JSON route of the same server in the same run;
+ * and `GET /v2/tx/status` over many distinct hashes with 10,000 transfers tracked in the embedded store
+ * (the tracking lag is `npm run bench -- tracking`).
  */
+
+const TRACKED = 10_000;
+
+/** The source tx hash of the i-th synthetic transfer: the same sha256 the insert below computes in SQL. */
+const syntheticHash = (i: number) => createHash('sha256').update(`weft-bench-${i}`).digest('hex');
 
 export async function run(argv: string[]) {
   const settings = loadSettings(
@@ -45,9 +61,30 @@ export async function run(argv: string[]) {
   devnet.run();
   await until('first blocks', async () => devnet.all.every((c) => c.chain.latestHeight() >= 2));
   const registry = await loadRegistry(join(dir, 'registry'));
+  // The tracking routes as `weft router` mounts them, on the embedded store in memory.
+  const db = await openDb({ dataDir: 'memory://', schema: ROUTER_SCHEMA });
+  await migrateTracking(db);
+  const statusChain = devnet.l1!.chain.info.chainId;
+  // One statement inserts them all (tracking each through the tracker would take one round trip each);
+  // they stay STATE_SUBMITTED, as transfers whose source tx is not yet seen.
+  await db.query(
+    `INSERT INTO tracked_transfer (chain_id, tx_hash, state, progress)
+     SELECT $1, encode(sha256(convert_to('weft-bench-' || i, 'UTF8')), 'hex'), 'STATE_SUBMITTED',
+            '{"hops":[],"watch":{}}'::jsonb
+     FROM generate_series(0, $2::int - 1) AS i`,
+    [statusChain, TRACKED],
+  );
+  const tracker = await startTracker({
+    db,
+    chains: registry.chains.map(trackedChain),
+    logger: silentLogger(),
+  });
   const server = await createRouterServer({
     registry,
-    plugins: [async (app) => void app.get('/bench/ping', async () => ({ ok: true }))],
+    plugins: [
+      trackingRoutes({ tracker }),
+      async (app) => void app.get('/bench/ping', async () => ({ ok: true })),
+    ],
   });
   const base = await server.listen('127.0.0.1', 0);
   const child = startLoadWorker();
@@ -92,7 +129,19 @@ export async function run(argv: string[]) {
         [{ method: 'POST', path: '/v2/fungible/route', body: JSON.stringify(oftRoute) }],
       ],
       ['msgs: OPinit deposit', [{ method: 'POST', path: '/v2/fungible/msgs', body: JSON.stringify(msgs) }]],
+      [
+        `status: ${TRACKED} tracked transfers`,
+        Array.from({ length: TRACKED }, (_, i) => ({
+          method: 'GET' as const,
+          path: `/v2/tx/status?tx_hash=${syntheticHash(i)}&chain_id=${statusChain}`,
+        })),
+      ],
     ];
+    // Every status request must find its transfer (a miss is a 404, counted in non_2xx).
+    const probe = await fetch(
+      `${base}/v2/tx/status?tx_hash=${syntheticHash(TRACKED - 1)}&chain_id=${statusChain}`,
+    );
+    if (!probe.ok) throw new Error(`status of a tracked transfer answered ${probe.status}`);
     const results: Record<string, LoadResult & { ratio_to_trivial?: number }> = {};
     for (const [name, requests] of scenarios) {
       results[name] = await runLoad(child, {
@@ -106,10 +155,18 @@ export async function run(argv: string[]) {
     for (const [name, result] of Object.entries(results))
       if (name !== 'trivial JSON route')
         result.ratio_to_trivial = Number((result.requests_per_s / ceiling).toFixed(3));
-    return { seconds: settings.seconds, connections: settings.connections, results };
+    return {
+      seconds: settings.seconds,
+      connections: settings.connections,
+      tracked_transfers: TRACKED,
+      tracking_lag: 'npm run bench -- tracking',
+      results,
+    };
   } finally {
     child.kill();
     await server.close();
+    await tracker.stop();
+    await db.close();
     await devnet.close();
     rmSync(dir, { recursive: true, force: true });
   }
