@@ -19,7 +19,8 @@ import { type IndexedChain, indexChain, itEqualsTheDevnet, successfulEvents } fr
  * last 40 heights are paced so that OFT packets are delivered, not only sent.
  */
 
-const HEIGHT = 100;
+/** `EQUALITY_NETWORK_HEIGHT=300 npx vitest run test/indexer-equality-network.test.ts` for the long run. */
+const HEIGHT = Number(process.env.EQUALITY_NETWORK_HEIGHT ?? 100);
 /** The last heights are produced at a pace that lets the omnichain relayer deliver OFT packets. */
 const PACED = 40;
 const VMS: VmType[] = ['evm', 'move', 'wasm'];
