@@ -17,11 +17,12 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Devnet, DevnetChain, ExternalEvmChain } from '../src/devnet/devnet.js';
 import type { DevAccount } from '../src/devnet/keys.js';
+import { omnichainOperator } from '../src/devnet/omnichain/network.js';
 import { l2Denom } from '../src/devnet/opinit/hashes.js';
 import type { ChainJson } from '../src/devnet/registry/types.js';
 import { callControl } from '../src/devnet/test-support/control.js';
 import { testDevnet } from '../src/devnet/test-support/devnet.js';
-import { OFT_CLIENT_ABI } from '../src/devnet/test-support/oft-client.js';
+import { ENDPOINT_CLIENT_ABI, OFT_CLIENT_ABI } from '../src/devnet/test-support/oft-client.js';
 import { until } from '../src/devnet/test-support/until.js';
 
 /**
@@ -145,70 +146,155 @@ describe('the full network with its bridges', () => {
     }
   }, 60_000);
 
-  it('delivers an OFT transfer from the EVM rollup to the external EVM chain, and stalls it while paused', async () => {
+  /** One end of the OFT bridge as a viem wallet sees it: a public client, a funded account, its endpoint id. */
+  const oftEnd = (side: 'rollup' | 'ethereum') => {
     const members = (devnet.manifest().services.omnichain as { members: Members }).members;
-    const ethMember = members.find((m) => m.chain_id === eth.chain.info.chainId)!;
-    const oft = ethMember.oft;
-    const source = createPublicClient({
-      chain: evmChain(evmRollup.chain.info.evmChainId!, 'rollup', evmRollup.urls.jsonRpc!),
-      transport: http(evmRollup.urls.jsonRpc!),
-    });
-    const target = createPublicClient({
-      chain: evmChain(eth.chain.info.evmChainId!, 'ethereum', eth.urls.jsonRpc),
-      transport: http(eth.urls.jsonRpc),
-    });
-    const sender = evmRollup.accounts[0]!;
-    const recipient = eth.accounts[2]!.hexAddress as Hex;
+    const node = side === 'rollup' ? evmRollup : eth;
+    const url = node.urls.jsonRpc!;
+    const chain = evmChain(node.chain.info.evmChainId!, side, url);
+    const member = members.find((m) => m.chain_id === node.chain.info.chainId)!;
+    return { node, chain, member, client: createPublicClient({ chain, transport: http(url) }) };
+  };
+
+  /** quoteSend, then send with the quoted fee as value, signed by viem as a wallet does. */
+  const sendOft = async (
+    from: ReturnType<typeof oftEnd>,
+    to: ReturnType<typeof oftEnd>,
+    recipient: Hex,
+    amount: bigint,
+  ) => {
+    const sender = from.node.accounts[0]!;
     const wallet = createWalletClient({
-      chain: evmChain(evmRollup.chain.info.evmChainId!, 'rollup', evmRollup.urls.jsonRpc!),
-      transport: http(evmRollup.urls.jsonRpc!),
+      chain: from.chain,
+      transport: http(from.node.urls.jsonRpc!),
       account: privateKeyToAccount(sender.privateKey as Hex),
     });
-    const balance = () =>
-      target.readContract({ address: oft, abi: OFT_ABI, functionName: 'balanceOf', args: [recipient] });
-    const send = async (amount: bigint) => {
-      const sendParam = {
-        dstEid: ethMember.eid,
-        to: pad(recipient, { size: 32 }),
-        amountLD: amount,
-        minAmountLD: amount,
-        extraOptions: '0x' as Hex,
-        composeMsg: '0x' as Hex,
-        oftCmd: '0x' as Hex,
-      };
-      const fee = await source.readContract({
-        address: oft,
-        abi: OFT_ABI,
-        functionName: 'quoteSend',
-        args: [sendParam, false],
-      });
-      const hash = await wallet.writeContract({
-        address: oft,
-        abi: OFT_ABI,
-        functionName: 'send',
-        args: [sendParam, fee, sender.hexAddress as Hex],
-        value: fee.nativeFee,
-      });
-      expect((await source.waitForTransactionReceipt({ hash })).status).toBe('success');
+    const sendParam = {
+      dstEid: to.member.eid,
+      to: pad(recipient, { size: 32 }),
+      amountLD: amount,
+      minAmountLD: amount,
+      extraOptions: '0x' as Hex,
+      composeMsg: '0x' as Hex,
+      oftCmd: '0x' as Hex,
     };
+    const fee = await from.client.readContract({
+      address: from.member.oft,
+      abi: OFT_ABI,
+      functionName: 'quoteSend',
+      args: [sendParam, false],
+    });
+    const hash = await wallet.writeContract({
+      address: from.member.oft,
+      abi: OFT_ABI,
+      functionName: 'send',
+      args: [sendParam, fee, sender.hexAddress as Hex],
+      value: fee.nativeFee,
+    });
+    expect((await from.client.waitForTransactionReceipt({ hash })).status).toBe('success');
+  };
+  const oftBalance = (end: ReturnType<typeof oftEnd>, holder: Hex) =>
+    end.client.readContract({
+      address: end.member.oft,
+      abi: OFT_ABI,
+      functionName: 'balanceOf',
+      args: [holder],
+    });
+  const oftSupply = (end: ReturnType<typeof oftEnd>) =>
+    end.client.readContract({ address: end.member.oft, abi: OFT_ABI, functionName: 'totalSupply' });
+
+  it('delivers an OFT transfer from the EVM rollup to the external EVM chain, and stalls it while paused', async () => {
+    const rollup = oftEnd('rollup');
+    const ethereum = oftEnd('ethereum');
+    const recipient = eth.accounts[2]!.hexAddress as Hex;
+    const balance = () => oftBalance(ethereum, recipient);
+    const supplies = async () => (await oftSupply(rollup)) + (await oftSupply(ethereum));
+    const supplyBefore = await supplies();
 
     const start = await balance();
-    await send(2n * TOKEN);
+    await sendOft(rollup, ethereum, recipient, 2n * TOKEN);
     await until('OFT delivery', async () => ((await balance()) === start + 2n * TOKEN ? true : undefined));
+    // Burnt on one side, minted on the other: the two chains together hold what they held.
+    expect(await supplies()).toBe(supplyBefore);
 
     expect(await callControl(devnet.control.url, 'weft_pauseRelayer', ['omnichain'])).toMatchObject({
       paused: true,
     });
-    await send(TOKEN);
+    await sendOft(rollup, ethereum, recipient, TOKEN);
     const pausedAt = evmRollup.chain.latestHeight();
     await until('blocks while paused', async () => evmRollup.chain.latestHeight() >= pausedAt + 8);
     expect(await balance()).toBe(start + 2n * TOKEN);
+    // In flight: burnt on the rollup, not yet minted on the external chain.
+    expect(await supplies()).toBe(supplyBefore - TOKEN);
     expect(await callControl(devnet.control.url, 'weft_resumeRelayer', ['omnichain'])).toMatchObject({
       paused: false,
     });
     await until('OFT delivery after resume', async () =>
       (await balance()) === start + 3n * TOKEN ? true : undefined,
     );
+    expect(await supplies()).toBe(supplyBefore);
+  }, 60_000);
+
+  it('delivers an OFT transfer from the external EVM chain to the EVM rollup', async () => {
+    const rollup = oftEnd('rollup');
+    const ethereum = oftEnd('ethereum');
+    const recipient = evmRollup.accounts[2]!.hexAddress as Hex;
+    const supplies = async () => (await oftSupply(rollup)) + (await oftSupply(ethereum));
+    const supplyBefore = await supplies();
+    const start = await oftBalance(rollup, recipient);
+    const senderStart = await oftBalance(ethereum, eth.accounts[0]!.hexAddress as Hex);
+    await sendOft(ethereum, rollup, recipient, TOKEN);
+    expect(await oftBalance(ethereum, eth.accounts[0]!.hexAddress as Hex)).toBe(senderStart - TOKEN);
+    await until('OFT delivery on the rollup', async () =>
+      (await oftBalance(rollup, recipient)) === start + TOKEN ? true : undefined,
+    );
+    expect(await supplies()).toBe(supplyBefore);
+  }, 60_000);
+
+  it('keeps a delivery into a paused OFT verified, alerts, and delivers it when retried through the control surface', async () => {
+    const rollup = oftEnd('rollup');
+    const ethereum = oftEnd('ethereum');
+    const operator = omnichainOperator('bridges', 'ethsecp256k1', 'init');
+    const admin = createWalletClient({
+      chain: rollup.chain,
+      transport: http(evmRollup.urls.jsonRpc!),
+      account: privateKeyToAccount(operator.privateKey as Hex),
+    });
+    const setPaused = async (paused: boolean) => {
+      const hash = await admin.writeContract({
+        address: rollup.member.oft,
+        abi: OFT_ABI,
+        functionName: 'setPaused',
+        args: [paused],
+      });
+      expect((await rollup.client.waitForTransactionReceipt({ hash })).status).toBe('success');
+    };
+    const recipient = evmRollup.accounts[1]!.hexAddress as Hex;
+    const start = await oftBalance(rollup, recipient);
+    const supplies = async () => (await oftSupply(rollup)) + (await oftSupply(ethereum));
+    const supplyBefore = await supplies();
+    const from = await rollup.client.getBlockNumber();
+    await setPaused(true);
+    await sendOft(ethereum, rollup, recipient, TOKEN);
+    const alert = await until('the receive alert', async () => {
+      const logs = await rollup.client.getContractEvents({
+        abi: ENDPOINT_CLIENT_ABI,
+        eventName: 'LzReceiveAlert',
+        fromBlock: from,
+      });
+      return logs[0];
+    });
+    expect(await oftBalance(rollup, recipient)).toBe(start);
+    expect(await supplies()).toBe(supplyBefore - TOKEN);
+    await setPaused(false);
+    expect(await callControl(devnet.control.url, 'weft_retryDelivery', [alert.args.guid])).toMatchObject({
+      retried: expect.any(Number),
+    });
+    await until('the retried delivery', async () =>
+      (await oftBalance(rollup, recipient)) === start + TOKEN ? true : undefined,
+    );
+    expect(await supplies()).toBe(supplyBefore);
+    expect(await callControl(devnet.control.url, 'weft_retryDelivery', ['nonsense'])).toBeUndefined();
   }, 60_000);
 
   it('lists executors, bridges, op denoms and OFT entries in the manifest and the registry', async () => {

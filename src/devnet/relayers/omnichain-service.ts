@@ -1,3 +1,4 @@
+import { ControlError } from '../control/server.js';
 import type { NetworkService } from '../network/services.js';
 import { networkOmnichainMembers } from '../omnichain/network-module.js';
 import { createOmnichainRelayerFor, omnichainRegistry } from '../omnichain/wiring.js';
@@ -23,6 +24,15 @@ export const omnichainService: NetworkService = {
       resume: () => relayer.resume(),
       setDelay: (ms) => relayer.setDelay(ms),
       status: () => ({ paused: relayer.paused, delayMs: relayer.delayMs }),
+    });
+    // A delivery whose receiver reverted stays verified; anyone may have it executed again, as LayerZero's
+    // executors retry `lzReceive`. params: [guid] (0x-hex, 32 bytes) or none for every failed delivery.
+    ctx.control.registerMethod('weft_retryDelivery', (params) => {
+      const guid = params[0];
+      if (guid !== undefined && (typeof guid !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(guid))) {
+        throw new ControlError(-32602, 'params[0] must be a packet guid (0x and 64 hex digits), or absent');
+      }
+      return { retried: relayer.retry(guid as `0x${string}` | undefined) };
     });
     const entries = omnichainRegistry(ctx.seed, members);
     let lastHeights = '';
