@@ -1,26 +1,15 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeSecp256k1Pubkey } from '@cosmjs/amino';
-import {
-  DirectSecp256k1HdWallet,
-  encodePubkey,
-  makeAuthInfoBytes,
-  makeSignDoc,
-  Registry,
-} from '@cosmjs/proto-signing';
-import { Comet38Client } from '@cosmjs/tendermint-rpc';
-import { MsgInitiateTokenDeposit } from '@initia/opinit.proto/opinit/ophost/v1/tx.js';
-import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { createPublicClient, createWalletClient, defineChain, type Hex, http, pad } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Devnet, DevnetChain, ExternalEvmChain } from '../src/devnet/devnet.js';
-import type { DevAccount } from '../src/devnet/keys.js';
 import { omnichainOperator } from '../src/devnet/omnichain/network.js';
 import { l2Denom } from '../src/devnet/opinit/hashes.js';
 import type { ChainJson } from '../src/devnet/registry/types.js';
 import { callControl } from '../src/devnet/test-support/control.js';
+import { depositor } from '../src/devnet/test-support/deposit.js';
 import { testDevnet } from '../src/devnet/test-support/devnet.js';
 import { ENDPOINT_CLIENT_ABI, OFT_CLIENT_ABI } from '../src/devnet/test-support/oft-client.js';
 import { until } from '../src/devnet/test-support/until.js';
@@ -34,7 +23,6 @@ import { until } from '../src/devnet/test-support/until.js';
 
 const OFT_ABI = OFT_CLIENT_ABI;
 const TOKEN = 10n ** 18n;
-const protoRegistry = new Registry([['/opinit.ophost.v1.MsgInitiateTokenDeposit', MsgInitiateTokenDeposit]]);
 
 const dir = mkdtempSync(join(tmpdir(), 'weft-bridges-'));
 let devnet: Devnet;
@@ -66,54 +54,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 }, 60_000);
 
-/** A wallet's L1 deposit into a bridge: cosmjs direct signing, account read from REST, CometBFT broadcast. */
-async function deposit(from: DevAccount, bridgeId: bigint, to: string, amount: string) {
-  const wallet = await DirectSecp256k1HdWallet.fromMnemonic(from.mnemonic, { prefix: 'init' });
-  const [signer] = await wallet.getAccounts();
-  const info = (await (
-    await fetch(`${l1.urls.rest}/cosmos/auth/v1beta1/account_info/${signer!.address}`)
-  ).json()) as { info: { account_number: string; sequence: string } };
-  const gas = 400_000;
-  const bodyBytes = protoRegistry.encodeTxBody({
-    messages: [
-      {
-        typeUrl: '/opinit.ophost.v1.MsgInitiateTokenDeposit',
-        value: {
-          sender: signer!.address,
-          bridgeId,
-          to,
-          amount: { denom: 'uinit', amount },
-          data: new Uint8Array(),
-        },
-      },
-    ],
-    memo: '',
-  });
-  const authInfoBytes = makeAuthInfoBytes(
-    [{ pubkey: encodePubkey(encodeSecp256k1Pubkey(signer!.pubkey)), sequence: Number(info.info.sequence) }],
-    [{ denom: 'uinit', amount: String(Math.ceil(gas * l1.chain.info.minGasPrice)) }],
-    gas,
-    undefined,
-    undefined,
-  );
-  const signDoc = makeSignDoc(
-    bodyBytes,
-    authInfoBytes,
-    l1.chain.info.chainId,
-    Number(info.info.account_number),
-  );
-  const { signature } = await wallet.signDirect(signer!.address, signDoc);
-  const raw = TxRaw.encode({
-    bodyBytes,
-    authInfoBytes,
-    signatures: [Buffer.from(signature.signature, 'base64')],
-  }).finish();
-  const client = await Comet38Client.connect(l1.urls.rpc);
-  const result = await client.broadcastTxSync({ tx: raw });
-  client.disconnect();
-  expect(result.code, result.log).toBe(0);
-}
-
 const bankBalance = async (chain: DevnetChain, address: string, denom: string) =>
   BigInt((await chain.chain.balances(address)).find((c) => c.denom === denom)?.amount ?? '0');
 
@@ -136,7 +76,11 @@ describe('the full network with its bridges', () => {
     const before = await Promise.all(
       targets.map((t) => bankBalance(t.rollup, t.to, l2Denom(t.bridgeId, 'uinit'))),
     );
-    for (const [i, t] of targets.entries()) await deposit(l1.accounts[i]!, t.bridgeId, t.to, String(amount));
+    for (const [i, t] of targets.entries()) {
+      const wallet = await depositor(l1, l1.accounts[i]!);
+      await wallet.deposit({ bridgeId: t.bridgeId, to: t.to, amount: String(amount) });
+      wallet.close();
+    }
     for (const [i, t] of targets.entries()) {
       const denom = l2Denom(t.bridgeId, 'uinit');
       expect(denom).toMatch(/^l2\/[0-9a-f]{64}$/);

@@ -1,30 +1,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeSecp256k1Pubkey } from '@cosmjs/amino';
-import {
-  DirectSecp256k1HdWallet,
-  encodePubkey,
-  makeAuthInfoBytes,
-  makeSignDoc,
-  Registry,
-} from '@cosmjs/proto-signing';
-import { Comet38Client } from '@cosmjs/tendermint-rpc';
-import { MsgInitiateTokenDeposit } from '@initia/opinit.proto/opinit/ophost/v1/tx.js';
-import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { createPublicClient, createWalletClient, defineChain, type Hex, http, pad, parseAbi } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import type { Devnet, DevnetChain } from '../src/devnet/devnet.js';
-import type { DevAccount } from '../src/devnet/keys.js';
+import type { Devnet } from '../src/devnet/devnet.js';
+import { callControl } from '../src/devnet/test-support/control.js';
+import { depositor } from '../src/devnet/test-support/deposit.js';
 import { testDevnet } from '../src/devnet/test-support/devnet.js';
 import { until } from '../src/devnet/test-support/until.js';
 import type { TrackedChain } from '../src/router/tracking/types.js';
 
-export { until };
+export { depositor, until };
 
 /** Wallet actions of the tracking tests: cosmjs-signed L1 deposits, viem-signed OFT sends. */
-
-const protoRegistry = new Registry([['/opinit.ophost.v1.MsgInitiateTokenDeposit', MsgInitiateTokenDeposit]]);
 
 /** The full network, running at 5 blocks a second, with quick OPinit outputs; `close` removes its folder. */
 export async function trackingDevnet(seed: string): Promise<{ devnet: Devnet; close(): Promise<void> }> {
@@ -71,62 +59,6 @@ export function trackedChains(devnet: Devnet): TrackedChain[] {
       omnichainEid: members.find((m) => m.chain_id === chainId)?.eid,
     };
   });
-}
-
-/** Signs L1 deposits as cosmjs does (direct mode), keeping the account's sequence across calls. */
-export async function depositor(l1: DevnetChain, from: DevAccount) {
-  const wallet = await DirectSecp256k1HdWallet.fromMnemonic(from.mnemonic, { prefix: 'init' });
-  const [signer] = await wallet.getAccounts();
-  const info = (await (
-    await fetch(`${l1.urls.rest}/cosmos/auth/v1beta1/account_info/${signer!.address}`)
-  ).json()) as { info: { account_number: string; sequence: string } };
-  let sequence = Number(info.info.sequence);
-  const client = await Comet38Client.connect(l1.urls.rpc);
-  const gas = 400_000;
-  return {
-    /** Broadcasts a deposit (sync) and answers its hash (uppercase hex). */
-    async deposit(input: { bridgeId: bigint; to: string; amount: string; data?: Uint8Array }) {
-      const bodyBytes = protoRegistry.encodeTxBody({
-        messages: [
-          {
-            typeUrl: '/opinit.ophost.v1.MsgInitiateTokenDeposit',
-            value: {
-              sender: signer!.address,
-              bridgeId: input.bridgeId,
-              to: input.to,
-              amount: { denom: 'uinit', amount: input.amount },
-              data: input.data ?? new Uint8Array(),
-            },
-          },
-        ],
-        memo: '',
-      });
-      const authInfoBytes = makeAuthInfoBytes(
-        [{ pubkey: encodePubkey(encodeSecp256k1Pubkey(signer!.pubkey)), sequence }],
-        [{ denom: 'uinit', amount: String(Math.ceil(gas * l1.chain.info.minGasPrice)) }],
-        gas,
-        undefined,
-        undefined,
-      );
-      const signDoc = makeSignDoc(
-        bodyBytes,
-        authInfoBytes,
-        l1.chain.info.chainId,
-        Number(info.info.account_number),
-      );
-      const { signature } = await wallet.signDirect(signer!.address, signDoc);
-      const raw = TxRaw.encode({
-        bodyBytes,
-        authInfoBytes,
-        signatures: [Buffer.from(signature.signature, 'base64')],
-      }).finish();
-      const result = await client.broadcastTxSync({ tx: raw });
-      if (result.code !== 0) throw new Error(`deposit refused: ${result.log}`);
-      sequence += 1;
-      return Buffer.from(result.hash).toString('hex').toUpperCase();
-    },
-    close: () => client.disconnect(),
-  };
 }
 
 /**
@@ -212,11 +144,5 @@ export async function sendOft(devnet: Devnet, input: { toChainId: string; amount
   return hash;
 }
 
-export async function control(devnet: Devnet, method: string, params: unknown[]) {
-  const response = await fetch(devnet.control.url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  return ((await response.json()) as { result: unknown }).result;
-}
+export const control = (devnet: Devnet, method: string, params: unknown[]) =>
+  callControl(devnet.control.url, method, params);
