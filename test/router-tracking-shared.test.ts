@@ -17,9 +17,11 @@ import {
 
 /**
  * Several router processes on one PostgreSQL database: a tracker that dies mid-transfer leaves its
- * transfers to the next one, which resumes them from the heights they wait on; two trackers share 200
- * transfers, and no transfer is advanced twice.
+ * transfers to the next one, which resumes them from the heights they wait on; two trackers share
+ * 1,000 transfers (`TRACKING_SHARED_TRANSFERS` sets another count), and no transfer is advanced twice.
  */
+
+const SHARED = Number(process.env.TRACKING_SHARED_TRANSFERS ?? 1000);
 
 const pg = useTestDb('postgres');
 let network: Awaited<ReturnType<typeof trackingDevnet>>;
@@ -115,53 +117,61 @@ describe('tracking shared by router processes on one PostgreSQL database', () =>
     await second.stop();
   }, 90_000);
 
-  it('shares 200 transfers between two trackers, one dying midway, none advanced twice', async () => {
-    const count = 200;
-    const a = await routerProcess('router-c', { maxHeld: 100 });
-    const b = await routerProcess('router-d', { maxHeld: 100 });
-    const hashes = await depositMany(devnet, count, (hash, i) =>
-      (i % 2 === 0 ? a : b).track('weft-l1-1', hash),
-    );
-    const db = await admin();
-    const completed = async () =>
-      Number(
-        (
-          await db.query<{ n: string }>(
-            `SELECT count(*) AS n FROM tracked_transfer WHERE state = 'STATE_COMPLETED_SUCCESS' AND tx_hash = ANY($1)`,
-            [hashes.map((h) => h.toLowerCase())],
-          )
-        )[0]!.n,
+  it(
+    `shares ${SHARED} transfers between two trackers, one dying midway, none advanced twice`,
+    async () => {
+      const count = SHARED;
+      const a = await routerProcess('router-c', { maxHeld: Math.ceil(count / 2) });
+      const b = await routerProcess('router-d', { maxHeld: Math.ceil(count / 2) });
+      const hashes = await depositMany(devnet, count, (hash, i) =>
+        (i % 2 === 0 ? a : b).track('weft-l1-1', hash),
       );
-    await until('some transfers completed', async () => (await completed()) >= 20, 60_000);
-    expect(a.held() + b.held()).toBeGreaterThan(0);
+      const db = await admin();
+      const completed = async () =>
+        Number(
+          (
+            await db.query<{ n: string }>(
+              `SELECT count(*) AS n FROM tracked_transfer WHERE state = 'STATE_COMPLETED_SUCCESS' AND tx_hash = ANY($1)`,
+              [hashes.map((h) => h.toLowerCase())],
+            )
+          )[0]!.n,
+        );
+      await until('some transfers completed', async () => (await completed()) >= count / 10, 60_000);
+      expect(a.held() + b.held()).toBeGreaterThan(0);
 
-    // One dies; the other takes its transfers over once their leases lapse (it may hold all now).
-    await a.stop({ keepLeases: true });
-    const c = await routerProcess('router-e', { maxHeld: 200 });
-    await until('every transfer completed', async () => (await completed()) === count, 90_000);
+      // One dies; the other takes its transfers over once their leases lapse (it may hold all now).
+      await a.stop({ keepLeases: true });
+      const c = await routerProcess('router-e', { maxHeld: count });
+      await until(
+        'every transfer completed',
+        async () => (await completed()) === count,
+        90_000 + count * 100,
+      );
 
-    const steps = await db.query<{ transfer_id: string; step: string; owner: string }>(
-      `SELECT s.transfer_id, s.step, s.owner FROM tracked_transfer_step s
+      const steps = await db.query<{ transfer_id: string; step: string; owner: string }>(
+        `SELECT s.transfer_id, s.step, s.owner FROM tracked_transfer_step s
        JOIN tracked_transfer t ON t.id = s.transfer_id WHERE t.tx_hash = ANY($1)`,
-      [hashes.map((h) => h.toLowerCase())],
-    );
-    const seen = new Set<string>();
-    const twice = steps.filter((s) => {
-      const key = `${s.transfer_id} ${s.step}`;
-      if (seen.has(key)) return true;
-      seen.add(key);
-      return false;
-    });
-    expect(twice).toEqual([]);
-    const owners = new Set(steps.map((s) => s.owner));
-    expect(owners.has('router-c')).toBe(true);
-    expect(owners.has('router-d') || owners.has('router-e')).toBe(true);
-    // Every transfer: found (PENDING) once and completed once, whoever did each.
-    const perTransfer = new Map<string, number>();
-    for (const s of steps) perTransfer.set(s.transfer_id, (perTransfer.get(s.transfer_id) ?? 0) + 1);
-    expect([...perTransfer.values()].every((n) => n >= 1 && n <= 2)).toBe(true);
-    expect(perTransfer.size).toBe(count);
-    await b.stop();
-    await c.stop();
-  }, 240_000);
+        [hashes.map((h) => h.toLowerCase())],
+      );
+      const seen = new Set<string>();
+      const twice = steps.filter((s) => {
+        const key = `${s.transfer_id} ${s.step}`;
+        if (seen.has(key)) return true;
+        seen.add(key);
+        return false;
+      });
+      expect(twice).toEqual([]);
+      const owners = new Set(steps.map((s) => s.owner));
+      expect(owners.has('router-c')).toBe(true);
+      expect(owners.has('router-d') || owners.has('router-e')).toBe(true);
+      // Every transfer: found (PENDING) once and completed once, whoever did each.
+      const perTransfer = new Map<string, number>();
+      for (const s of steps) perTransfer.set(s.transfer_id, (perTransfer.get(s.transfer_id) ?? 0) + 1);
+      expect([...perTransfer.values()].every((n) => n >= 1 && n <= 2)).toBe(true);
+      expect(perTransfer.size).toBe(count);
+      await b.stop();
+      await c.stop();
+    },
+    240_000 + SHARED * 500,
+  );
 });
