@@ -12,6 +12,7 @@ import { until } from '../src/devnet/test-support/until.js';
 import { loadRouterConfig } from '../src/router/config.js';
 import { ibcDenomOf, l2DenomOf, parseIbcPath } from '../src/router/graph/denoms.js';
 import { useTestDb } from '../src/store/test-support/backends.js';
+import { post, routeAndBuild as routeAndBuildAt, status, trackToEnd } from './router-api-support.js';
 import { control, trackingDevnet } from './router-tracking-support.js';
 import { bankBalance, decode, evmChain, sendEvmTx, signAndBroadcast } from './router-wallet-support.js';
 
@@ -53,32 +54,6 @@ afterAll(async () => {
 
 const rollup = (vm: string) => devnet.rollups.find((c) => c.vm === vm)!;
 
-async function post(base: string, path: string, body: unknown) {
-  const response = await fetch(`${base}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, json: (await response.json()) as any };
-}
-
-/** `/route` then `/msgs` for the addresses of every chain on the way: the route and its one tx. */
-async function routeAndBuild(request: Record<string, string>, addresses: string[], base = url) {
-  const routed = await post(base, '/v2/fungible/route', request);
-  expect(routed.status, JSON.stringify(routed.json)).toBe(200);
-  expect(routed.json.txs_required).toBe(1);
-  const built = await post(base, '/v2/fungible/msgs', {
-    ...request,
-    amount_out: routed.json.amount_out,
-    address_list: addresses,
-    operations: routed.json.operations,
-    slippage_tolerance_percent: '1',
-  });
-  expect(built.status, JSON.stringify(built.json)).toBe(200);
-  expect(built.json.txs).toHaveLength(1);
-  return { routed: routed.json, tx: built.json.txs[0] };
-}
-
 /** Signs the `cosmos_tx` of `/msgs` in amino JSON from its decoded msgs and answers the broadcast hash. */
 async function signCosmosTx(chain: DevnetChain, from: DevAccount, tx: any, typeUrl: string) {
   expect(tx.cosmos_tx.chain_id).toBe(chain.chain.info.chainId);
@@ -87,25 +62,15 @@ async function signCosmosTx(chain: DevnetChain, from: DevAccount, tx: any, typeU
   return signAndBroadcast(chain, from, msgs);
 }
 
-const status = async (base: string, chainId: string, hash: string) =>
-  (await fetch(`${base}/v2/tx/status?tx_hash=${hash}&chain_id=${chainId}`)).json() as Promise<any>;
-
-/** `POST /v2/tx/track`, then `GET /v2/tx/status` until the transfer succeeded; answers the last status. */
+/** Tracks the source tx and polls its status until the transfer succeeded; answers the last status. */
 async function trackToSuccess(chainId: string, hash: string, base = url) {
-  const tracked = await post(base, '/v2/tx/track', { tx_hash: hash, chain_id: chainId });
-  expect(tracked.status, JSON.stringify(tracked.json)).toBe(200);
-  const done = await until(
-    `${hash} on ${chainId} to succeed`,
-    async () => {
-      const answer = await status(base, chainId, hash);
-      expect(answer.state, JSON.stringify(answer)).not.toMatch(/ERROR|ABANDONED/);
-      return answer.state === 'STATE_COMPLETED_SUCCESS' && answer;
-    },
-    60_000,
-  );
-  expect(done.status).toBe('STATE_COMPLETED');
+  const done = await trackToEnd(base, chainId, hash);
+  expect(done.state, JSON.stringify(done)).toBe('STATE_COMPLETED_SUCCESS');
   return done;
 }
+
+const routeAndBuild = (request: Record<string, string>, addresses: string[], base = url) =>
+  routeAndBuildAt(base, request, addresses);
 
 describe('weft router end to end on the full devnet', () => {
   it('delivers and tracks an OPinit deposit L1 → EVM rollup', async () => {

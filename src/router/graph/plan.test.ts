@@ -240,8 +240,14 @@ describe('routes over IBC', () => {
       sourceChannel: 'channel-0',
       token: { denom: initVoucher, amount: '1000' },
       receiver: addresses.get(L1)!.bech32,
-      timeoutTimestamp: (1_700_000_000_000n + 300_000n) * 1_000_000n,
     });
+    // The timeout counts from the first hop's destination (the L1) block time, not the wall clock.
+    const l1Time = Date.parse(
+      String(devnet.l1!.chain.getBlock(devnet.l1!.chain.latestHeight())!.block.block.header.time),
+    );
+    const timeoutMs = Number(decoded.value.timeoutTimestamp / 1_000_000n) - 300_000;
+    expect(timeoutMs).toBeGreaterThan(l1Time - 2_000);
+    expect(timeoutMs).toBeLessThan(l1Time + 2_000);
     expect(JSON.parse(decoded.value.memo)).toEqual({
       forward: {
         receiver: addresses.get(COSMOS)!.bech32,

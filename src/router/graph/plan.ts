@@ -15,6 +15,8 @@ export interface ChainFacts {
   withdrawalSeconds(bridgeId: string): Promise<number>;
   /** Native fee of one OFT send from an EVM endpoint to a peer (wei of the source chain). */
   omnichainFee(chainId: string, oft: string, dstEid: number): Promise<bigint>;
+  /** The chain's latest block time (ms since the epoch), or undefined when its node does not say. */
+  chainTimeMs(chainId: string): Promise<number | undefined>;
 }
 
 export interface PlannedHop {

@@ -20,7 +20,7 @@ const FORWARD_RETRIES = 2;
 export interface MsgsOptions {
   /** Percent, 0–100 (`slippage_tolerance_percent`). */
   slippagePercent: number;
-  /** IBC timeout from now (`timeout_seconds`, default 300). */
+  /** IBC timeout from the destination's latest block time, or from `nowMs` (`timeout_seconds`, default 300). */
   timeoutSeconds: number;
   signedOpHook?: unknown;
   nowMs: number;
@@ -103,6 +103,8 @@ export async function buildMsgs(
 
   switch (hop.kind) {
     case 'ibc': {
+      // The destination judges the timeout by its own block time: count from it when its node says.
+      const startMs = (await facts.chainTimeMs(hop.to)) ?? options.nowMs;
       const memo = forwardMemo(
         planned.slice(1).map((p) => p.hop),
         addressOn,
@@ -115,7 +117,7 @@ export async function buildMsgs(
           sender: sender.bech32,
           receiver: addressOn(hop.to).bech32,
           timeoutHeight: { revisionNumber: 0n, revisionHeight: 0n },
-          timeoutTimestamp: BigInt(options.nowMs + options.timeoutSeconds * 1000) * 1_000_000n,
+          timeoutTimestamp: BigInt(startMs + options.timeoutSeconds * 1000) * 1_000_000n,
           memo: memo ? JSON.stringify(memo) : '',
         }),
       );

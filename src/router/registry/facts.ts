@@ -12,6 +12,8 @@ const OFT_ABI = parseAbi([
 
 const ZERO32 = `0x${'00'.repeat(32)}` as Hex;
 const QUOTE_TTL_MS = 60_000;
+/** A chain's block time is asked again after this long; the answer is extrapolated by the wall clock meanwhile. */
+const CHAIN_TIME_TTL_MS = 5_000;
 
 /** Go's `time.Duration` text (`168h0m0s`, `10s`, `1.5s`, `500ms`) in seconds. */
 export function parseGoDuration(text: string): number {
@@ -28,7 +30,8 @@ export function parseGoDuration(text: string): number {
 
 /**
  * What routes need from the chains' nodes, asked once and kept: each OPinit bridge's timing (L1 REST
- * `opinit/ophost/v1/bridges/{id}`) and the OFT messaging fee (`quoteSend` over EVM JSON-RPC).
+ * `opinit/ophost/v1/bridges/{id}`), the OFT messaging fee (`quoteSend` over EVM JSON-RPC) and each
+ * chain's block time (CometBFT `/status`), against which IBC timeouts are judged.
  */
 export function createChainFacts(
   registry: RouterRegistry,
@@ -47,6 +50,7 @@ export function createChainFacts(
   };
   const withdrawal = new Map<string, Promise<number>>();
   const quotes = new Map<string, { at: number; fee: Promise<bigint> }>();
+  const times = new Map<string, { at: number; offset: Promise<number | undefined> }>();
 
   return {
     withdrawalSeconds(bridgeId) {
@@ -113,6 +117,27 @@ export function createChainFacts(
       fee.catch(() => quotes.delete(key));
       quotes.set(key, { at: Date.now(), fee });
       return fee;
+    },
+    async chainTimeMs(chainId) {
+      const cached = times.get(chainId);
+      if (cached && Date.now() - cached.at < CHAIN_TIME_TTL_MS) {
+        const offset = await cached.offset;
+        return offset === undefined ? undefined : Date.now() + offset;
+      }
+      const rpc = registry.chain(chainId)?.rpc;
+      if (!rpc) return undefined;
+      const asked = Date.now();
+      // Kept as the chain's offset from the wall clock; a node that does not answer leaves it unknown.
+      const offset = endpointsOf(rpc)
+        .request({ path: '/status' }, parseJson)
+        .then((json: any) => {
+          const ms = Date.parse(String(json?.result?.sync_info?.latest_block_time));
+          return Number.isFinite(ms) ? ms - asked : undefined;
+        })
+        .catch(() => undefined);
+      times.set(chainId, { at: asked, offset });
+      const known = await offset;
+      return known === undefined ? undefined : Date.now() + known;
     },
     async close() {
       await Promise.all([...endpoints.values()].map((e) => e.close()));

@@ -29,6 +29,19 @@ export interface SourceTx {
   code: number;
   log: string;
   events: TrackEvent[];
+  /** What its first transfer msg moves (read from the tx body: a failed tx emits no events). */
+  asset?: { denom: string; amount: string };
+}
+
+/** The coin of the first transfer msg (`MsgTransfer.token`, an OPinit deposit's or withdrawal's `amount`). */
+function assetOfMessages(messages: unknown): SourceTx['asset'] {
+  if (!Array.isArray(messages)) return undefined;
+  for (const msg of messages as Array<Record<string, any>>) {
+    const coin = msg?.token ?? msg?.amount;
+    if (typeof coin?.denom === 'string' && typeof coin?.amount === 'string')
+      return { denom: coin.denom, amount: coin.amount };
+  }
+  return undefined;
 }
 
 export interface ChainReader {
@@ -112,6 +125,7 @@ export function createChainReader(chain: TrackedChain, options: { timeoutMs: num
             code: Number(response.code ?? 0),
             log: String(response.raw_log ?? ''),
             events: eventsOfCosmosTx((response.events ?? []) as AbciEvent[]),
+            asset: assetOfMessages(response.tx?.body?.messages),
           };
         }
       }

@@ -12,5 +12,8 @@ export function trackedChain(chain: RouterChain): TrackedChain {
     isL1: chain.isL1,
     ...(chain.opBridgeId ? { opBridgeId: chain.opBridgeId } : {}),
     ...(chain.omnichain ? { omnichainEid: chain.omnichain.eid } : {}),
+    ...(chain.ibcChannels.length > 0
+      ? { ibcPeers: Object.fromEntries(chain.ibcChannels.map((c) => [c.channelId, c.counterpartyChainId])) }
+      : {}),
   };
 }

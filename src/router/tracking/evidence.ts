@@ -45,8 +45,11 @@ export function hopsOfSourceTx(tx: ChainTx, events: readonly TrackEvent[], chain
 
 function hopOfEvent(tx: ChainTx, event: TrackEvent, chains: ChainDirectory): Hop | undefined {
   switch (event.type) {
-    case 'ibc_send':
-      return ibcHop(tx, event.packet, event.denom, event.amount);
+    case 'ibc_send': {
+      // The destination from the registry's channels, before any receive names it.
+      const toChainId = chains.get(tx.chainId)?.ibcPeers?.[event.packet.srcChannel];
+      return { ...ibcHop(tx, event.packet, event.denom, event.amount), ...(toChainId ? { toChainId } : {}) };
+    }
     case 'op_deposit':
       return {
         kind: 'opinit',

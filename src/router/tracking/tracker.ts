@@ -168,7 +168,7 @@ export async function startTracker(options: TrackerOptions): Promise<Tracker> {
     const found = await readers.get(entry.transfer.chainId)!.sourceTx(entry.transfer.txHash);
     if (!found || entry.transfer.progress.source) return;
     const progress: TransferProgress = structuredClone(entry.transfer.progress);
-    progress.source = { ...found.tx, code: found.code, log: found.log || undefined };
+    progress.source = { ...found.tx, code: found.code, log: found.log || undefined, ...found.asset };
     if (found.code === 0) {
       progress.hops = hopsOfSourceTx(found.tx, found.events, directory);
       for (const f of followers.values()) progress.watch[f.chainId] = Math.max(1, f.nextHeight());

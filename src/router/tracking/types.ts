@@ -20,6 +20,8 @@ export interface TrackedChain {
   omnichainEid?: number;
   /** Block explorer URL of a tx, `{hash}` replaced (none: the node's own tx URL). */
   explorerTxUrl?: string;
+  /** The chain at the far end of each of its IBC channels (registry `_IBC` files), by channel id. */
+  ibcPeers?: Record<string, string>;
 }
 
 export type TransactionState =
