@@ -262,10 +262,13 @@ export const NftRequest = Type.Object(
 export const NftResponse = Type.Object({
   msgs: Type.Array(
     Type.Object({
-      type: Type.String({ description: 'Amino type, `nft-transfer/MsgTransfer`' }),
+      type: Type.String({
+        description:
+          'Amino type: `nft-transfer/MsgTransfer` between chains; `move/MsgExecute` or `evm/MsgCall` within one',
+      }),
       value: Type.Record(Type.String(), Type.Unknown(), {
         description:
-          'Amino JSON: source_port, source_channel, class_id, token_ids, sender, receiver, timeout_height, timeout_timestamp (ns), memo',
+          'Amino JSON; a MsgTransfer has source_port, source_channel, class_id, token_ids, sender, receiver, timeout_height, timeout_timestamp (ns)',
       }),
     }),
   ),

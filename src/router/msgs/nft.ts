@@ -3,6 +3,7 @@ import { AddressError, NoRouteError, RouteRequestError, UnknownAssetError } from
 import type { NftChannel, RouterChain, RouterRegistry } from '../registry/types.js';
 import { type ChainAddress, chainAddress } from './addresses.js';
 import { aminoJson } from './build.js';
+import { buildLocalNftMsgs } from './nft-local.js';
 
 export const NFT_TRANSFER_TYPE_URL = '/ibc.applications.nft_transfer.v1.MsgTransfer';
 export const MAX_NFT_TOKENS = 30;
@@ -123,17 +124,14 @@ function checkedTokenIds(tokenIds: string[]): string[] {
 /**
  * The msgs that send NFTs of one collection to another chain over ICS-721: one
  * `/ibc.applications.nft_transfer.v1.MsgTransfer` in amino JSON (`nft-transfer/MsgTransfer`), as
- * InterwovenKit decodes it with `aminoTypes.fromAmino` and signs it on the source chain.
+ * InterwovenKit decodes it with `aminoTypes.fromAmino` and signs it on the source chain. Within one
+ * chain: the chain's own transfer calls (`nft-local.ts`).
  */
 export function buildNftTransferMsgs(registry: RouterRegistry, request: NftTransferRequest): AminoJsonMsg[] {
   const source = registry.chainByAnyId(request.fromChainId);
   if (!source) throw new UnknownAssetError(`chain ${request.fromChainId} is not supported`);
   const dest = registry.chainByAnyId(request.toChainId);
   if (!dest) throw new UnknownAssetError(`chain ${request.toChainId} is not supported`);
-  if (source.chainId === dest.chainId)
-    throw new RouteRequestError(
-      `from_chain_id and to_chain_id are both ${source.chainId}: /nft builds ICS-721 transfers between chains`,
-    );
   const sender = checkedAddress(source, request.fromAddress, 'from_address');
   const receiver = checkedAddress(dest, request.toAddress, 'to_address');
   if (request.l1RecoverAddress !== undefined) {
@@ -143,6 +141,8 @@ export function buildNftTransferMsgs(registry: RouterRegistry, request: NftTrans
   const tokenIds = checkedTokenIds(request.tokenIds);
   if (request.objectAddresses && request.objectAddresses.length > MAX_NFT_TOKENS)
     throw new RouteRequestError(`object_addresses must hold at most ${MAX_NFT_TOKENS} addresses`);
+  if (source.chainId === dest.chainId)
+    return buildLocalNftMsgs(source, vmOf(source), sender, receiver, request);
   const channel = nftChannel(source, dest.chainId, request.classTrace?.path ?? request.classId);
   if (channel.portId.startsWith('wasm.'))
     throw new RouteRequestError(

@@ -108,6 +108,27 @@ describe('POST /nft', () => {
     expect(nulls.json.msgs[0].value.source_channel).toBe('channel-2');
   });
 
+  it("answers InterwovenKit's first request, a send within the chain (no class id), with the chain's own msgs", async () => {
+    const object = `0x${'3c'.repeat(32)}`;
+    const { status, json } = await post({
+      from_address: alice,
+      from_chain_id: NFT_L1,
+      to_address: bob,
+      to_chain_id: NFT_L1,
+      collection_address: `0x${'4d'.repeat(32)}`,
+      token_ids: ['Hero #1'],
+      object_addresses: [object],
+    });
+    expect(status).toBe(200);
+    expect(json.msgs).toHaveLength(1);
+    const decoded = aminoTypes.fromAmino(json.msgs[0]);
+    expect(decoded).toMatchObject({
+      typeUrl: '/initia.move.v1.MsgExecute',
+      value: { sender: alice, moduleAddress: '0x1', moduleName: 'object', functionName: 'transfer_call' },
+    });
+    expect(protos.encode(decoded).length).toBeGreaterThan(0);
+  });
+
   it('answers 404 for an unknown chain or chains no ICS-721 channel joins, 400 naming the field for bad input', async () => {
     expect(await post({ ...iwkBody, to_chain_id: 'nope-1' })).toEqual({
       status: 404,

@@ -11,10 +11,11 @@ export function registerNftRoutes(app: FastifyInstance, ctx: RouterContext): voi
     {
       schema: {
         tags: ['NFT'],
-        summary: 'Initia: the msgs that send NFTs to another chain over ICS-721',
+        summary: 'Initia: the msgs that send NFTs, to another chain over ICS-721 or within one',
         description:
           `One \`/ibc.applications.nft_transfer.v1.MsgTransfer\` in amino JSON (\`{type, value}\`) over the ` +
           `ICS-721 channel between the two chains; a class that came in over one of them goes back over it. ` +
+          'Within one chain: `0x1::object::transfer_call` per object (Move) or ERC721 `transferFrom` per token (EVM). ' +
           `1 to ${MAX_NFT_TOKENS} tokens of one collection; \`timeout\` in seconds (default ` +
           `${DEFAULT_NFT_TIMEOUT_SECONDS}). 404 when a chain is unknown or no ICS-721 channel joins them.`,
         body: NftRequest,
