@@ -132,6 +132,10 @@ export function buildNftTransferMsgs(registry: RouterRegistry, request: NftTrans
   if (!source) throw new UnknownAssetError(`chain ${request.fromChainId} is not supported`);
   const dest = registry.chainByAnyId(request.toChainId);
   if (!dest) throw new UnknownAssetError(`chain ${request.toChainId} is not supported`);
+  const channel =
+    source.chainId === dest.chainId
+      ? undefined
+      : nftChannel(source, dest.chainId, request.classTrace?.path ?? request.classId);
   const sender = checkedAddress(source, request.fromAddress, 'from_address');
   const receiver = checkedAddress(dest, request.toAddress, 'to_address');
   if (request.l1RecoverAddress !== undefined) {
@@ -141,9 +145,7 @@ export function buildNftTransferMsgs(registry: RouterRegistry, request: NftTrans
   const tokenIds = checkedTokenIds(request.tokenIds);
   if (request.objectAddresses && request.objectAddresses.length > MAX_NFT_TOKENS)
     throw new RouteRequestError(`object_addresses must hold at most ${MAX_NFT_TOKENS} addresses`);
-  if (source.chainId === dest.chainId)
-    return buildLocalNftMsgs(source, vmOf(source), sender, receiver, request);
-  const channel = nftChannel(source, dest.chainId, request.classTrace?.path ?? request.classId);
+  if (!channel) return buildLocalNftMsgs(source, vmOf(source), sender, receiver, request);
   if (channel.portId.startsWith('wasm.'))
     throw new RouteRequestError(
       `chain ${source.chainId} sends NFTs through its CosmWasm ICS-721 contract (port ${channel.portId}), ` +
