@@ -29,7 +29,8 @@ import {
  * decoded with the Initia amino types (as interwovenkit does) and signed by cosmjs (amino JSON or direct), or the `evm_tx`
  * sent by viem → broadcast → the recipient's balance grows by the route's `amount_out`: OPinit deposits,
  * IBC one hop in and two hops out through a forward memo, an OFT transfer, a deposit with an op hook. The same
- * through @skip-go/client, and a flood of malformed requests that must all get JSON 4xx answers.
+ * through @skip-go/client, `/nft`'s 404 (the devnet has no ICS-721 channel), and a flood of malformed requests
+ * that must all get JSON 4xx answers.
  */
 
 const dir = mkdtempSync(join(tmpdir(), 'weft-router-'));
@@ -68,6 +69,19 @@ afterAll(async () => {
   await devnet?.close();
   rmSync(dir, { recursive: true, force: true });
 }, 60_000);
+
+/** InterwovenKit's `/nft` body for a Move NFT on the L1 sent to the EVM rollup. */
+const nftBody = () => ({
+  from_address: l1.accounts[0]!.address,
+  from_chain_id: l1.chain.info.chainId,
+  to_address: evmRollup.accounts[0]!.address,
+  to_chain_id: evmRollup.chain.info.chainId,
+  collection_address: `0x${'ab'.repeat(32)}`,
+  token_ids: ['1'],
+  object_addresses: [`0x${'cd'.repeat(32)}`],
+  class_id: `move/${'ab'.repeat(32)}`,
+  timeout: 600,
+});
 
 async function post(path: string, body: unknown) {
   const response = await fetch(`${url}${path}`, {
@@ -475,6 +489,17 @@ describe('the router on the full devnet', () => {
     expect(metrics).toContain('weft_http_requests_total{method="POST",handler="/v2/fungible/route"');
   });
 
+  it('answers /nft with a 404 naming the missing ICS-721 channel: the devnet runs no nft-transfer module', async () => {
+    const { status, json } = await post('/nft', nftBody());
+    expect(status).toBe(404);
+    expect(json).toEqual({
+      code: 5,
+      message: `no ICS-721 (nft-transfer) channel from ${l1.chain.info.chainId} to ${evmRollup.chain.info.chainId}`,
+      details: [],
+    });
+    expect((await post('/nft', { ...nftBody(), to_chain_id: 'nope-1' })).status).toBe(404);
+  });
+
   it('answers more than 500 malformed requests with JSON and never a 5xx', async () => {
     const l1Id = l1.chain.info.chainId;
     const rollupId = evmRollup.chain.info.chainId;
@@ -516,6 +541,7 @@ describe('the router on the full devnet', () => {
         },
       ],
       ['/v2/info/balances', { chains: { [l1Id]: { address, denoms: ['uinit'] } } }],
+      ['/nft', nftBody()],
     ];
     const bad: unknown[] = [
       null,

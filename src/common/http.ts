@@ -51,10 +51,12 @@ export interface AjvIssue {
  * `querystring/pagination.limit must be <= 1000` → `invalid value for pagination.limit: 5000 (must be …)`. */
 export function validationMessage(issues: AjvIssue[], rules: Record<string, string> = {}): string {
   const issue = issues[0]!;
+  const path = issue.instancePath.replace(/^\//, '').replaceAll('~1', '/').replaceAll('~0', '~');
+  // A field missing inside an object names the object too (`class_trace/base_class_id`).
   const name =
     issue.keyword === 'required'
-      ? String(issue.params.missingProperty)
-      : issue.instancePath.replace(/^\//, '').replaceAll('~1', '/').replaceAll('~0', '~');
+      ? [path, String(issue.params.missingProperty)].filter(Boolean).join('/')
+      : path;
   const rule = rules[name.replace(/\/\d+$/, '')] ?? issue.message ?? 'is invalid';
   if (issue.keyword === 'required') return `missing ${name}`;
   return `invalid value for ${name}: ${echo(issue.data)} (${rule})`;

@@ -200,3 +200,76 @@ export const BalancesResponse = Type.Object({
     Type.Object({ denoms: Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown())) }),
   ),
 });
+
+const TokenId = Type.String({ minLength: 1, maxLength: 256 });
+const Address = Type.String({ minLength: 1, maxLength: 256 });
+
+export const NftRequest = Type.Object(
+  {
+    from_address: Address,
+    from_chain_id: Id,
+    to_address: Address,
+    to_chain_id: Id,
+    collection_address: Type.String({
+      minLength: 1,
+      maxLength: 256,
+      description: 'Move: the collection object; EVM: the ERC721 contract; Wasm: the cw721 contract',
+    }),
+    token_ids: Type.Array(TokenId, {
+      minItems: 1,
+      maxItems: 30,
+      description: 'EVM: the origin token ids of re-minted (IBC) tokens',
+    }),
+    object_addresses: Type.Optional(
+      Type.Array(Type.Union([Type.String({ maxLength: 256 }), Type.Null()]), {
+        maxItems: 30,
+        description: "Move: the tokens' objects",
+      }),
+    ),
+    class_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 512,
+        description:
+          'The ICS-721 class on the source chain (`move/<object>`, `evm/<contract>`, `ibc/<hash>`); default: of collection_address',
+      }),
+    ),
+    class_trace: Type.Optional(
+      Type.Union([
+        Type.Object({
+          path: Type.String({ maxLength: 1024, description: '`<port>/<channel>/…`, this chain’s end first' }),
+          base_class_id: Type.String({ maxLength: 512 }),
+        }),
+        Type.Null(),
+      ]),
+    ),
+    l1_recover_address: Type.Optional(Type.Union([Address, Type.Null()])),
+    outgoing_proxy: Type.Optional(
+      Type.Union([Type.String({ maxLength: 256 }), Type.Null()], {
+        description: "Wasm: the ics721 contract's outgoing proxy",
+      }),
+    ),
+    timeout: Type.Optional(
+      Type.Union([Type.String({ pattern: '^[0-9]{1,7}$' }), Type.Integer({ minimum: 1 })], {
+        description: 'Seconds from now (default 1800)',
+      }),
+    ),
+    ignore_blacklist: Type.Optional(Type.Boolean()),
+  },
+  { description: 'Initia: NFTs of one collection to another chain over ICS-721' },
+);
+
+export const NftResponse = Type.Object({
+  msgs: Type.Array(
+    Type.Object({
+      type: Type.String({
+        description:
+          'Amino type: `nft-transfer/MsgTransfer` between chains; `move/MsgExecute` or `evm/MsgCall` within one',
+      }),
+      value: Type.Record(Type.String(), Type.Unknown(), {
+        description:
+          'Amino JSON; a MsgTransfer has source_port, source_channel, class_id, token_ids, sender, receiver, timeout_height, timeout_timestamp (ns)',
+      }),
+    }),
+  ),
+});

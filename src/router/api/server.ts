@@ -16,6 +16,7 @@ import type { RouterContext } from './context.js';
 import { installRouterErrors } from './errors.js';
 import { registerFungibleRoutes } from './routes/fungible.js';
 import { registerInfoRoutes } from './routes/info.js';
+import { registerNftRoutes } from './routes/nft.js';
 
 /** Route plugins of other parts (tracking), mounted with the router's context as options. */
 export type RouterPlugin = FastifyPluginAsync<RouterContext>;
@@ -89,11 +90,12 @@ export async function createRouterServer(options: RouterServerOptions): Promise<
         title: 'weft router API',
         description:
           'Skip Go API v2 wire format (snake_case JSON, amounts as base-unit decimal strings) with the Initia ' +
-          'extensions. Routes move one asset across chains over IBC, OPinit and OFT; the router never broadcasts. ' +
+          'extensions. Routes move one asset across chains over IBC, OPinit and OFT, and `/nft` sends NFTs over ICS-721; ' +
+          'the router never broadcasts. ' +
           'Errors are JSON {code, message, details} with a gRPC code, and `info` on route errors.',
         version: buildInfo().version,
       },
-      tags: [{ name: 'Info' }, { name: 'Fungible' }, { name: 'Tracking' }],
+      tags: [{ name: 'Info' }, { name: 'Fungible' }, { name: 'NFT' }, { name: 'Tracking' }],
     },
   });
   await app.register(swaggerUi, { routePrefix: '/swagger' });
@@ -105,6 +107,7 @@ export async function createRouterServer(options: RouterServerOptions): Promise<
 
   registerInfoRoutes(app, context);
   registerFungibleRoutes(app, context);
+  registerNftRoutes(app, context);
   for (const plugin of options.plugins ?? []) await app.register(plugin, context);
   await app.ready();
 

@@ -14,6 +14,7 @@ const chain = (over: Partial<RouterChain>): RouterChain => ({
   isTestnet: true,
   opDenoms: [],
   ibcChannels: [],
+  nftChannels: [],
   feeAssets: [],
   keyAlgos: [],
   ...over,

@@ -37,11 +37,16 @@ export interface BuiltMsgs {
   min_amount_out: string;
 }
 
-/** The amino JSON of a msg, exactly as @initia/amino-converter shapes it (what wallets decode with `fromAmino`). */
-function aminoMsg(typeUrl: string, value: object): CosmosMsg {
+/** A msg in amino JSON `{type, value}`, exactly as @initia/amino-converter shapes it (what wallets decode with `fromAmino`). */
+export function aminoJson(typeUrl: string, value: object): { type: string; value: unknown } {
   const converter = aminoConverters[typeUrl];
   if (!converter) throw new Error(`no amino converter for ${typeUrl}`);
-  return { msg: JSON.stringify(converter.toAmino(value)), msg_type_url: typeUrl };
+  return { type: converter.aminoType, value: converter.toAmino(value) };
+}
+
+/** A `cosmos_tx` msg: the amino JSON value as a string beside the proto type URL. */
+function aminoMsg(typeUrl: string, value: object): CosmosMsg {
+  return { msg: JSON.stringify(aminoJson(typeUrl, value).value), msg_type_url: typeUrl };
 }
 
 /** `forward` memos of the hops after the first: each names the next chain's account and channel. */

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, errorMessage } from '../../common/errors.js';
+import { readNftChannels } from './nft-channels.js';
 import type {
   IbcChannel,
   NodeOverrides,
@@ -116,6 +117,7 @@ function toChain(raw: any, overrides: NodeOverrides): RouterChain {
           version: String(c.version ?? 'ics20-1'),
         }),
       ),
+    nftChannels: [],
     feeAssets: (raw.fees?.fee_tokens ?? []).map((t: any) => ({
       denom: String(t.denom),
       low: Number(t.low_gas_price ?? t.fixed_min_gas_price ?? 0),
@@ -185,6 +187,7 @@ export function buildRegistry(raw: RawRegistry, overrides: NodeOverrides = {}): 
     .map((c) => toChain(c, overrides))
     .sort((a, b) => a.chainId.localeCompare(b.chainId));
   joinChannels(chains, raw.ibcFiles);
+  readNftChannels(chains, raw.chains, raw.ibcFiles);
   const assets: RouterAsset[] = [];
   for (const chain of chains) {
     for (const asset of raw.assetLists.get(chain.chainId)?.assets ?? []) {

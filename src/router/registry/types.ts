@@ -18,6 +18,8 @@ export interface RouterChain {
   opDenoms: string[];
   executorUri?: string;
   ibcChannels: IbcChannel[];
+  /** ICS-721 channel ends (NFTs, `POST /nft`); never edges of the fungible graph. */
+  nftChannels: NftChannel[];
   feeAssets: Array<{ denom: string; low: number; average: number; high: number }>;
   omnichain?: OmnichainEndpoint;
   keyAlgos: string[];
@@ -29,6 +31,19 @@ export interface IbcChannel {
   counterpartyChainId: string;
   portId: string;
   channelId: string;
+  counterpartyChannelId?: string;
+  version: string;
+}
+
+/**
+ * One ICS-721 channel end: the `nft-transfer` module's port (Move and EVM chains) or a CosmWasm ics721
+ * contract's `wasm.<contract>` port, with the far end when the registry gives it.
+ */
+export interface NftChannel {
+  counterpartyChainId: string;
+  portId: string;
+  channelId: string;
+  counterpartyPortId?: string;
   counterpartyChannelId?: string;
   version: string;
 }

@@ -18,10 +18,10 @@ import {
   RouteRequest,
   RouteResponse,
 } from '../schemas.js';
+import { timeoutSecondsOf } from '../timeout.js';
 
 const DEFAULT_SLIPPAGE = 1;
 const DEFAULT_TIMEOUT_SECONDS = 300;
-const MAX_TIMEOUT_SECONDS = 7 * 24 * 3600;
 
 function chainIdOf(ctx: RouterContext, id: string): string {
   const chain = ctx.registry.chainByAnyId(id);
@@ -52,13 +52,6 @@ function slippageOf(raw: string | number | undefined): number {
   return value;
 }
 
-function timeoutOf(raw: string | number | undefined): number {
-  const value = raw === undefined ? DEFAULT_TIMEOUT_SECONDS : Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > MAX_TIMEOUT_SECONDS)
-    throw new RouteRequestError(`timeout_seconds must be an integer from 1 to ${MAX_TIMEOUT_SECONDS}`);
-  return value;
-}
-
 /** Slippage, IBC timeout and op hook of a `/msgs` or `/msgs_direct` request. */
 function msgsOptions(body: {
   slippage_tolerance_percent?: string | number;
@@ -67,7 +60,7 @@ function msgsOptions(body: {
 }): MsgsOptions {
   return {
     slippagePercent: slippageOf(body.slippage_tolerance_percent),
-    timeoutSeconds: timeoutOf(body.timeout_seconds),
+    timeoutSeconds: timeoutSecondsOf(body.timeout_seconds, 'timeout_seconds', DEFAULT_TIMEOUT_SECONDS),
     signedOpHook: body.signed_op_hook,
     nowMs: Date.now(),
   };

@@ -1,0 +1,109 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { toBech32 } from '../../chain/address.js';
+
+/**
+ * An initia-registry folder with ICS-721 channels, which the devnet has none of: a Move L1, an EVM rollup
+ * and a Wasm rollup. L1 ↔ EVM: an ICS-20 `transfer` channel and two `nft-transfer` channels, all in the
+ * `_IBC` pair file; L1 ↔ Wasm: an `nft-transfer` end facing the Wasm rollup's ics721 contract
+ * (`wasm.<contract>`), listed only in the chains' `metadata.ibc_channels`.
+ */
+export const NFT_L1 = 'nft-l1-1';
+export const NFT_EVM = 'nft-evm-1';
+export const NFT_WASM = 'nft-wasm-1';
+export const ICS721_CONTRACT = toBech32(
+  'init',
+  Uint8Array.from({ length: 32 }, (_, i) => i + 7),
+);
+export const WASM_PORT = `wasm.${ICS721_CONTRACT}`;
+
+const end = (chain_id: string, port_id: string, channel_id: string, version: string) => ({
+  chain_id,
+  port_id,
+  channel_id,
+  version,
+});
+
+const chainJson = (
+  chain_id: string,
+  chain_name: string,
+  metadata: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+) => ({
+  $schema: '../chain.schema.json',
+  chain_name,
+  chain_id,
+  pretty_name: chain_name,
+  bech32_prefix: 'init',
+  network_type: 'devnet',
+  key_algos: ['initia_ethsecp256k1', 'secp256k1'],
+  // Never asked: /nft reads the registry only.
+  apis: { rpc: [{ address: 'http://127.0.0.1:9' }], rest: [{ address: 'http://127.0.0.1:9' }] },
+  fees: { fee_tokens: [{ denom: 'uinit', fixed_min_gas_price: 0.015 }] },
+  metadata,
+  ...extra,
+});
+
+const pairChannel = (one: [string, string], two: [string, string], version: string) => ({
+  chain_1: { port_id: one[0], channel_id: one[1] },
+  chain_2: { port_id: two[0], channel_id: two[1] },
+  ordering: 'unordered',
+  version,
+  tags: { status: 'live', preferred: true },
+});
+
+/** Writes the folder and answers its path. */
+export function writeNftRegistry(dir = mkdtempSync(join(tmpdir(), 'weft-nft-registry-'))): string {
+  const chains = [
+    chainJson(NFT_L1, 'initia', {
+      is_l1: true,
+      ibc_channels: [
+        end(NFT_EVM, 'transfer', 'channel-0', 'ics20-1'),
+        end(NFT_EVM, 'nft-transfer', 'channel-1', 'ics721-1'),
+        end(NFT_WASM, 'nft-transfer', 'channel-4', 'ics721-1'),
+        end(NFT_EVM, 'nft-transfer', 'channel-7', 'ics721-1'),
+      ],
+    }),
+    chainJson(
+      NFT_EVM,
+      'nftevm',
+      {
+        op_bridge_id: '1',
+        op_denoms: ['uinit'],
+        minitia: { type: 'minievm', version: 'v1.0.0' },
+        ibc_channels: [
+          end(NFT_L1, 'transfer', 'channel-0', 'ics20-1'),
+          end(NFT_L1, 'nft-transfer', 'channel-2', 'ics721-1'),
+          end(NFT_L1, 'nft-transfer', 'channel-3', 'ics721-1'),
+        ],
+      },
+      { evm_chain_id: 4242 },
+    ),
+    chainJson(NFT_WASM, 'nftwasm', {
+      op_bridge_id: '2',
+      op_denoms: ['uinit'],
+      minitia: { type: 'miniwasm', version: 'v1.0.0' },
+      ibc_channels: [end(NFT_L1, WASM_PORT, 'channel-5', 'ics721-1')],
+    }),
+  ];
+  for (const chain of chains) {
+    mkdirSync(join(dir, chain.chain_name), { recursive: true });
+    writeFileSync(join(dir, chain.chain_name, 'chain.json'), JSON.stringify(chain, null, 2));
+  }
+  mkdirSync(join(dir, '_IBC'), { recursive: true });
+  writeFileSync(
+    join(dir, '_IBC', 'initia-nftevm.json'),
+    JSON.stringify({
+      $schema: '../ibc_data.schema.json',
+      chain_1: { chain_name: 'initia', client_id: '07-tendermint-0', connection_id: 'connection-0' },
+      chain_2: { chain_name: 'nftevm', client_id: '07-tendermint-0', connection_id: 'connection-0' },
+      channels: [
+        pairChannel(['transfer', 'channel-0'], ['transfer', 'channel-0'], 'ics20-1'),
+        pairChannel(['nft-transfer', 'channel-1'], ['nft-transfer', 'channel-2'], 'ics721-1'),
+        pairChannel(['nft-transfer', 'channel-7'], ['nft-transfer', 'channel-3'], 'ics721-1'),
+      ],
+    }),
+  );
+  return dir;
+}
