@@ -15,6 +15,8 @@ export interface ChainFacts {
   withdrawalSeconds(bridgeId: string): Promise<number>;
   /** Native fee of one OFT send from an EVM endpoint to a peer (wei of the source chain). */
   omnichainFee(chainId: string, oft: string, dstEid: number): Promise<bigint>;
+  /** The ERC20 (0x) of a bank denom on a minievm rollup (`/minievm/evm/v1/contracts/by_denom`). */
+  erc20Of(chainId: string, denom: string): Promise<string>;
 }
 
 export interface PlannedHop {

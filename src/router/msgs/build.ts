@@ -1,10 +1,10 @@
-import { aminoConverters } from '@initia/amino-converter';
 import { encodeFunctionData, type Hex, pad, parseAbi, toHex } from 'viem';
 import { RouteRequestError } from '../errors.js';
 import type { Hop } from '../graph/hops.js';
 import type { ChainFacts, PlannedHop } from '../graph/plan.js';
 import type { RouterRegistry } from '../registry/types.js';
 import type { ChainAddress } from './addresses.js';
+import { aminoMsg, type CosmosMsg } from './amino.js';
 import { checkedOpHook } from './op-hook.js';
 
 const OFT_SEND_ABI = parseAbi([
@@ -26,22 +26,10 @@ export interface MsgsOptions {
   nowMs: number;
 }
 
-export interface CosmosMsg {
-  msg: string;
-  msg_type_url: string;
-}
-
 export interface BuiltMsgs {
   txs: Array<Record<string, unknown>>;
   msgs: Array<Record<string, unknown>>;
   min_amount_out: string;
-}
-
-/** The amino JSON of a msg, exactly as @initia/amino-converter shapes it (what wallets decode with `fromAmino`). */
-function aminoMsg(typeUrl: string, value: object): CosmosMsg {
-  const converter = aminoConverters[typeUrl];
-  if (!converter) throw new Error(`no amino converter for ${typeUrl}`);
-  return { msg: JSON.stringify(converter.toAmino(value)), msg_type_url: typeUrl };
 }
 
 /** `forward` memos of the hops after the first: each names the next chain's account and channel. */
@@ -122,6 +110,10 @@ export async function buildMsgs(
     }
     case 'op_deposit': {
       const to = addressOn(hop.to).bech32!;
+      if (hop.hook && options.signedOpHook === undefined)
+        throw new RouteRequestError(
+          'Op hook is required: this route converts the deposit on arrival; sign the msgs of POST /op-hook as the recipient and send them as signed_op_hook',
+        );
       const data =
         options.signedOpHook === undefined ? new Uint8Array() : checkedOpHook(options.signedOpHook, to);
       return cosmos(

@@ -1,5 +1,16 @@
 import { Tx } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
+import { encodeFunctionData, type Hex, maxUint256, parseAbi } from 'viem';
 import { RouteRequestError } from '../errors.js';
+import type { DepositHook } from '../graph/hops.js';
+import type { ChainFacts } from '../graph/plan.js';
+import type { ChainAddress } from './addresses.js';
+import { aminoMsg, type CosmosMsg } from './amino.js';
+
+const MSG_CALL = '/minievm.evm.v1.MsgCall';
+const HOOK_ABI = parseAbi([
+  'function approve(address spender, uint256 amount) returns (bool)',
+  'function wrapAll() returns (uint256)',
+]);
 
 /** `signed_op_hook` of `/msgs`: a signed Cosmos tx for the destination rollup, run when the deposit lands. */
 export interface SignedOpHook {
@@ -37,4 +48,39 @@ export function checkedOpHook(input: unknown, recipient: string): Uint8Array {
   if (signers === 0 || tx.signatures.length !== signers || tx.signatures.some((s) => s.length === 0))
     throw new RouteRequestError('signed_op_hook.hook is not signed');
   return bytes;
+}
+
+/**
+ * The msgs of a deposit's hook (`POST /op-hook`), run on the rollup as the recipient when the deposit
+ * lands: `approve` of the deposited coin's ERC20 to the wrapper, then the wrapper's `wrapAll`. The
+ * request carries no amount and the hook is signed before the deposit arrives, so the approval is
+ * unlimited: `wrapAll` pulls exactly the caller's balance.
+ */
+export async function opHookMsgs(
+  facts: ChainFacts,
+  rollupId: string,
+  hook: DepositHook,
+  recipient: ChainAddress,
+): Promise<CosmosMsg[]> {
+  const underlying = await facts.erc20Of(rollupId, hook.underlying);
+  const call = (contract: string, input: Hex) =>
+    aminoMsg(MSG_CALL, {
+      sender: recipient.bech32,
+      contractAddr: contract,
+      input,
+      value: '0',
+      accessList: [],
+      authList: [],
+    });
+  return [
+    call(
+      underlying,
+      encodeFunctionData({
+        abi: HOOK_ABI,
+        functionName: 'approve',
+        args: [hook.wrapper as Hex, maxUint256],
+      }),
+    ),
+    call(hook.wrapper, encodeFunctionData({ abi: HOOK_ABI, functionName: 'wrapAll' })),
+  ];
 }

@@ -28,7 +28,8 @@ export function parseGoDuration(text: string): number {
 
 /**
  * What routes need from the chains' nodes, asked once and kept: each OPinit bridge's timing (L1 REST
- * `opinit/ophost/v1/bridges/{id}`) and the OFT messaging fee (`quoteSend` over EVM JSON-RPC).
+ * `opinit/ophost/v1/bridges/{id}`), the OFT messaging fee (`quoteSend` over EVM JSON-RPC) and the ERC20
+ * of a coin on a minievm rollup (what a deposit hook approves).
  */
 export function createChainFacts(
   registry: RouterRegistry,
@@ -47,6 +48,7 @@ export function createChainFacts(
   };
   const withdrawal = new Map<string, Promise<number>>();
   const quotes = new Map<string, { at: number; fee: Promise<bigint> }>();
+  const erc20s = new Map<string, Promise<string>>();
 
   return {
     withdrawalSeconds(bridgeId) {
@@ -113,6 +115,28 @@ export function createChainFacts(
       fee.catch(() => quotes.delete(key));
       quotes.set(key, { at: Date.now(), fee });
       return fee;
+    },
+    erc20Of(chainId, denom) {
+      const key = `${chainId}\n${denom}`;
+      let known = erc20s.get(key);
+      if (!known) {
+        const rest = registry.chain(chainId)?.rest;
+        if (!rest) return Promise.reject(new UpstreamError(`chain ${chainId} has no REST endpoint`));
+        known = endpointsOf(rest)
+          .request(
+            { path: `/minievm/evm/v1/contracts/by_denom?denom=${encodeURIComponent(denom)}` },
+            parseJson,
+          )
+          .then((json: any) => {
+            if (typeof json.address !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(json.address))
+              throw new UpstreamError(`chain ${chainId} names no ERC20 of ${denom}`);
+            return json.address as string;
+          });
+        // A coin's ERC20 never moves: kept once found, asked again after a failure.
+        known.catch(() => erc20s.delete(key));
+        erc20s.set(key, known);
+      }
+      return known;
     },
     async close() {
       await Promise.all([...endpoints.values()].map((e) => e.close()));
