@@ -115,7 +115,9 @@ export async function buildMsgs(
           'Op hook is required: this route converts the deposit on arrival; sign the msgs of POST /op-hook as the recipient and send them as signed_op_hook',
         );
       const data =
-        options.signedOpHook === undefined ? new Uint8Array() : checkedOpHook(options.signedOpHook, to);
+        options.signedOpHook === undefined
+          ? new Uint8Array()
+          : checkedOpHook(options.signedOpHook, to, hop.hook);
       return cosmos(
         aminoMsg('/opinit.ophost.v1.MsgInitiateTokenDeposit', {
           sender: sender.bech32,
