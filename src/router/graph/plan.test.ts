@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AminoTypes } from '@cosmjs/stargate';
@@ -195,6 +195,16 @@ describe('a deposit whose hook wraps what arrives', () => {
       wraps: { chainId: EVM, denom: l2, contract: wrapper.tokenContract },
     });
     expect(wrapper.denom).toBe(`evm/${wrapper.tokenContract!.slice(2)}`);
+    // A trace that names its chain by chain_name only reads the same.
+    const copy = join(dir, 'by-name');
+    cpSync(join(dir, 'registry'), copy, { recursive: true });
+    const listFile = join(copy, 'weftevm', 'assetlist.json');
+    const list = JSON.parse(readFileSync(listFile, 'utf8'));
+    for (const asset of list.assets)
+      for (const trace of asset.traces ?? []) delete trace.counterparty.chain_id;
+    writeFileSync(listFile, JSON.stringify(list));
+    const byName = await loadRegistry(copy);
+    expect(byName.asset(EVM, wrapper.denom)?.wraps).toEqual(wrapper.wraps);
     // Wrapped 1:1, it is the same asset as INIT: no swap joins them.
     expect(graph.origin(graph.place(EVM, wrapper.denom)!)).toBe(graph.origin(graph.place(L1, 'uinit')!));
 
