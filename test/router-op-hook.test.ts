@@ -118,9 +118,9 @@ async function accountInfo() {
 
 /**
  * `/op-hook` → decode → EIP-191 signature on the rollup (`sequenceOffset` 0: the right one; `count`: how
- * many of the msgs) → `signed_op_hook`.
+ * many of the msgs, all by default) → `signed_op_hook`. `approves`: whether the hook must approve first.
  */
-async function signedOpHook(sender: string, sequenceOffset = 0, count = 2) {
+async function signedOpHook(sender: string, approves: boolean, sequenceOffset = 0, count?: number) {
   const answer = await postJson('/op-hook', {
     source_address: sender,
     source_asset_chain_id: l1.chain.info.chainId,
@@ -132,12 +132,15 @@ async function signedOpHook(sender: string, sequenceOffset = 0, count = 2) {
   expect(answer.status, JSON.stringify(answer.json)).toBe(200);
   expect(answer.json.chain_id).toBe(evm.chain.info.chainId);
   const messages = answer.json.hook.map(decode);
-  expect(messages.map((m: { typeUrl: string }) => m.typeUrl)).toEqual([
-    '/minievm.evm.v1.MsgCall',
-    '/minievm.evm.v1.MsgCall',
-  ]);
-  expect(messages.map((m: any) => m.value.sender)).toEqual([recipient.address, recipient.address]);
-  expect(messages[1].value.contractAddr.toLowerCase()).toBe(wrapper.contract.toLowerCase());
+  expect(messages).toHaveLength(approves ? 2 : 1);
+  for (const m of messages)
+    expect(m).toMatchObject({ typeUrl: '/minievm.evm.v1.MsgCall', value: { sender: recipient.address } });
+  // approve(wrapper, 2^256-1) on the coin's ERC20, then wrapAll() on the wrapper.
+  if (approves)
+    expect(messages[0].value.input).toBe(
+      `0x095ea7b3${wrapper.contract.slice(2).toLowerCase().padStart(64, '0')}${'f'.repeat(64)}`,
+    );
+  expect(messages.at(-1).value).toMatchObject({ contractAddr: wrapper.contract, input: '0x4c84c1c8' });
   const { accountNumber, sequence } = await accountInfo();
   const tx = await signEip191(signer, {
     chainId: answer.json.chain_id,
@@ -150,8 +153,11 @@ async function signedOpHook(sender: string, sequenceOffset = 0, count = 2) {
   return { signer: recipient.address, hook: Buffer.from(TxRaw.encode(tx).finish()).toString('base64') };
 }
 
-/** `/route` then `/msgs` of a deposit into the wrapper, signed on the L1 by cosmjs; answers the route and hash. */
-async function depositWrapped(amountIn: string, sequenceOffset = 0) {
+/**
+ * `/route` then `/msgs` of a deposit into the wrapper, signed on the L1 by cosmjs; answers the route and
+ * hash. `approves`: whether the hook approves first (no earlier approval stands).
+ */
+async function depositWrapped(amountIn: string, approves: boolean, sequenceOffset = 0) {
   const sender = l1.accounts[1]!;
   const request = {
     source_asset_denom: 'uinit',
@@ -172,18 +178,20 @@ async function depositWrapped(amountIn: string, sequenceOffset = 0) {
   const refused = await postJson('/v2/fungible/msgs', body);
   expect([refused.status, refused.json.code]).toEqual([400, 3]);
   expect(refused.json.message).toMatch(/^Op hook is required/);
-  // A hook that does not convert (the approval alone) is refused too.
-  const partial = await postJson('/v2/fungible/msgs', {
-    ...body,
-    signed_op_hook: await signedOpHook(sender.address, sequenceOffset, 1),
-  });
-  expect([partial.status, partial.json.message]).toEqual([
-    400,
-    expect.stringMatching(/^signed_op_hook.hook does not call wrapAll\(\)/),
-  ]);
+  if (approves) {
+    // A hook that does not convert (the approval alone) is refused too.
+    const partial = await postJson('/v2/fungible/msgs', {
+      ...body,
+      signed_op_hook: await signedOpHook(sender.address, approves, sequenceOffset, 1),
+    });
+    expect([partial.status, partial.json.message]).toEqual([
+      400,
+      expect.stringMatching(/^signed_op_hook.hook does not call wrapAll\(\)/),
+    ]);
+  }
   const built = await postJson('/v2/fungible/msgs', {
     ...body,
-    signed_op_hook: await signedOpHook(sender.address, sequenceOffset),
+    signed_op_hook: await signedOpHook(sender.address, approves, sequenceOffset),
   });
   expect(built.status, JSON.stringify(built.json)).toBe(200);
   const msgs = built.json.txs[0].cosmos_tx.msgs.map(decode);
@@ -278,7 +286,7 @@ describe('a deposit whose op hook wraps what arrives', () => {
 
   it('delivers, runs the hook and tracks the deposit to STATE_COMPLETED_SUCCESS: the recipient holds amount_out more of the wrapper', async () => {
     const before = await wrapped();
-    const { routed, hash } = await depositWrapped('250000');
+    const { routed, hash } = await depositWrapped('250000', true);
     const done = await trackToEnd(hash);
     expect(done.state, JSON.stringify(done)).toBe('STATE_COMPLETED_SUCCESS');
     expect(done.transfer_sequence[0].op_init_transfer).toMatchObject({
@@ -292,7 +300,8 @@ describe('a deposit whose op hook wraps what arrives', () => {
 
   it('ends STATE_COMPLETED_ERROR with the reason when the hook fails (signed with a wrong sequence)', async () => {
     const before = await wrapped();
-    const { routed, hash } = await depositWrapped('70000', 5);
+    // The first hook's unlimited approval stands: this one only wraps.
+    const { routed, hash } = await depositWrapped('70000', false, 5);
     const done = await trackToEnd(hash);
     expect(done.state, JSON.stringify(done)).toBe('STATE_COMPLETED_ERROR');
     expect(done.error.message).toMatch(/^hook failed; .*account sequence mismatch/);

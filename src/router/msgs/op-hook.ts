@@ -75,11 +75,15 @@ export function checkedOpHook(input: unknown, recipient: string, converts?: Depo
   return bytes;
 }
 
+/** An allowance this large is an earlier unlimited approval: it covers any balance `wrapAll` pulls. */
+const UNLIMITED = 2n ** 255n;
+
 /**
  * The msgs of a deposit's hook (`POST /op-hook`), run on the rollup as the recipient when the deposit
- * lands: `approve` of the deposited coin's ERC20 to the wrapper, then the wrapper's `wrapAll`. The
- * request carries no amount and the hook is signed before the deposit arrives, so the approval is
- * unlimited: `wrapAll` pulls exactly the caller's balance.
+ * lands: `approve` of the deposited coin's ERC20 to the wrapper if needed, then the wrapper's
+ * `wrapAll`. The request carries no amount and the hook is signed before the deposit arrives, so an
+ * approval is unlimited (`wrapAll` pulls exactly the caller's balance), and is left out while an
+ * earlier one stands.
  */
 export async function opHookMsgs(
   facts: ChainFacts,
@@ -88,6 +92,7 @@ export async function opHookMsgs(
   recipient: ChainAddress,
 ): Promise<CosmosMsg[]> {
   const underlying = await facts.erc20Of(rollupId, hook.underlying);
+  const allowance = await facts.erc20Allowance(rollupId, underlying, recipient.hex!, hook.wrapper);
   const call = (contract: string, input: Hex) =>
     aminoMsg(MSG_CALL, {
       sender: recipient.bech32,
@@ -97,15 +102,10 @@ export async function opHookMsgs(
       accessList: [],
       authList: [],
     });
-  return [
-    call(
-      underlying,
-      encodeFunctionData({
-        abi: HOOK_ABI,
-        functionName: 'approve',
-        args: [hook.wrapper as Hex, maxUint256],
-      }),
-    ),
-    call(hook.wrapper, encodeFunctionData({ abi: HOOK_ABI, functionName: 'wrapAll' })),
-  ];
+  const approve = call(
+    underlying,
+    encodeFunctionData({ abi: HOOK_ABI, functionName: 'approve', args: [hook.wrapper as Hex, maxUint256] }),
+  );
+  const wrap = call(hook.wrapper, encodeFunctionData({ abi: HOOK_ABI, functionName: 'wrapAll' }));
+  return allowance >= UNLIMITED ? [wrap] : [approve, wrap];
 }

@@ -226,8 +226,10 @@ export function registerFungibleRoutes(app: FastifyInstance, ctx: RouterContext)
       const plan = await planRoute(ctx.graph, ctx.facts, query);
       const hooked = hookedDeposit(plan.hops);
       if (hooked) {
-        if (!recipient.bech32)
-          throw new RouteRequestError(`dest_address must be an account of ${hooked.to} to sign its hook`);
+        if (!recipient.bech32 || !recipient.hex)
+          throw new RouteRequestError(
+            `dest_address must be a 20-byte account of ${hooked.to}: it signs the hook's EVM calls`,
+          );
         return { chain_id: hooked.to, hook: await opHookMsgs(ctx.facts, hooked.to, hooked.hook, recipient) };
       }
       const deposit = plan.hops.find((h) => h.hop.kind === 'op_deposit');
