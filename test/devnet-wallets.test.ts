@@ -2,30 +2,21 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  type AccountData,
-  type AminoSignResponse,
-  encodeSecp256k1Pubkey,
   makeSignDoc as makeSignDocAmino,
-  type OfflineAminoSigner,
   Secp256k1HdWallet,
   type StdFee,
-  type StdSignDoc,
   serializeSignDoc,
 } from '@cosmjs/amino';
 import { fromHex, toBase64 } from '@cosmjs/encoding';
 import {
   DirectSecp256k1HdWallet,
-  decodeOptionalPubkey,
   type EncodeObject,
   type GeneratedType,
-  makeAuthInfoBytes,
   type OfflineSigner,
   Registry,
 } from '@cosmjs/proto-signing';
 import {
-  type Account,
   AminoTypes,
-  accountFromAny,
   BroadcastTxError,
   type DeliverTxResponse,
   SigningStargateClient,
@@ -33,19 +24,14 @@ import {
 import { aminoConverters, protoRegistry } from '@initia/amino-converter';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { BaseAccount } from 'cosmjs-types/cosmos/auth/v1beta1/auth';
-import { PubKey } from 'cosmjs-types/cosmos/crypto/secp256k1/keys';
-import { SignMode } from 'cosmjs-types/cosmos/tx/signing/v1beta1/signing';
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
-import type { Any } from 'cosmjs-types/google/protobuf/any';
-import type { Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Devnet, DevnetChain } from '../src/devnet/devnet.js';
 import { type DevAccount, deriveAccount } from '../src/devnet/keys.js';
 import { l2Denom } from '../src/devnet/opinit/hashes.js';
 import { testDevnet } from '../src/devnet/test-support/devnet.js';
 import { until } from '../src/devnet/test-support/until.js';
+import { EthereumAminoSigner, parseAccount, signEip191 } from './eth-signer-support.js';
 
 /**
  * Broadcast from outside: txs signed by wallet libraries as Initia wallets sign them, on the L1 and a
@@ -55,7 +41,6 @@ import { until } from '../src/devnet/test-support/until.js';
  * as interwovenkit's signer does. Each tx takes effect; a tampered one is refused with the SDK's texts.
  */
 
-const ETHSECP256K1_PUBKEY_TYPE = '/initia.crypto.v1beta1.ethsecp256k1.PubKey';
 // The converter package builds against its own cosmjs copy: same shapes, other declarations.
 const registry = new Registry(protoRegistry as unknown as Iterable<[string, GeneratedType]>);
 const aminoTypes = new AminoTypes(aminoConverters);
@@ -101,17 +86,6 @@ const feeOf = (chain: DevnetChain, gas = 400_000): StdFee => ({
   gas: String(gas),
 });
 
-/** Initia wallets read accounts whose pubkey is an ethsecp256k1 key (cosmjs' parser knows none). */
-function parseAccount(any: Any): Account {
-  if (any.typeUrl !== '/cosmos.auth.v1beta1.BaseAccount') return accountFromAny(any);
-  const { address, pubKey, accountNumber, sequence } = BaseAccount.decode(any.value);
-  const pubkey =
-    pubKey?.typeUrl === ETHSECP256K1_PUBKEY_TYPE
-      ? encodeSecp256k1Pubkey(PubKey.decode(pubKey.value).key)
-      : decodeOptionalPubkey(pubKey);
-  return { address, pubkey, accountNumber, sequence: Number(sequence) };
-}
-
 const connect = (chain: DevnetChain, signer: OfflineSigner) =>
   SigningStargateClient.connectWithSigner(chain.urls.rpc, signer, {
     registry,
@@ -145,79 +119,6 @@ async function refusal(client: SigningStargateClient, tx: Uint8Array): Promise<B
   );
   expect(error).toBeInstanceOf(BroadcastTxError);
   return error as BroadcastTxError;
-}
-
-/**
- * interwovenkit's `OfflineSigner`: an Ethereum wallet signs the sorted, escaped amino JSON with
- * `personal_sign`; the recovery byte is dropped and the key reported as ethsecp256k1.
- */
-class EthereumAminoSigner implements OfflineAminoSigner {
-  private readonly wallet;
-  constructor(private readonly account: DevAccount) {
-    this.wallet = privateKeyToAccount(account.privateKey as Hex);
-  }
-  async getAccounts(): Promise<readonly AccountData[]> {
-    return [{ address: this.account.address, algo: 'ethsecp256k1' as never, pubkey: this.account.publicKey }];
-  }
-  async signAmino(signerAddress: string, signDoc: StdSignDoc): Promise<AminoSignResponse> {
-    if (signerAddress !== this.account.address) throw new Error('signer address does not match');
-    const message = new TextDecoder().decode(serializeSignDoc(signDoc));
-    const signature = Buffer.from((await this.wallet.signMessage({ message })).slice(2), 'hex').subarray(
-      0,
-      64,
-    );
-    return {
-      signed: signDoc,
-      signature: {
-        pub_key: { type: 'initia/PubKeyEthSecp256k1', value: toBase64(this.account.publicKey) },
-        signature: toBase64(signature),
-      },
-    };
-  }
-}
-
-/** interwovenkit's `signWithEthSecp256k1`: SIGN_MODE_EIP_191 with the ethsecp256k1 pubkey Any. */
-async function signEip191(
-  client: SigningStargateClient,
-  chainId: string,
-  signer: EthereumAminoSigner,
-  address: string,
-  messages: EncodeObject[],
-  fee: StdFee,
-  memo: string,
-): Promise<TxRaw> {
-  const { accountNumber, sequence } = await client.getSequence(address);
-  const [account] = await signer.getAccounts();
-  const pubkey = {
-    typeUrl: ETHSECP256K1_PUBKEY_TYPE,
-    value: PubKey.encode({ key: account!.pubkey }).finish(),
-  };
-  const signDoc = makeSignDocAmino(
-    messages.map((m) => aminoTypes.toAmino(m)),
-    fee,
-    chainId,
-    memo,
-    accountNumber,
-    sequence,
-  );
-  const { signature, signed } = await signer.signAmino(address, signDoc);
-  const bodyBytes = registry.encode({
-    typeUrl: '/cosmos.tx.v1beta1.TxBody',
-    value: { messages: signed.msgs.map((m) => aminoTypes.fromAmino(m)), memo },
-  });
-  const authInfoBytes = makeAuthInfoBytes(
-    [{ pubkey, sequence: Number(signed.sequence) }],
-    signed.fee.amount,
-    Number(signed.fee.gas),
-    signed.fee.granter,
-    signed.fee.payer,
-    SignMode.SIGN_MODE_EIP_191,
-  );
-  return TxRaw.fromPartial({
-    bodyBytes,
-    authInfoBytes,
-    signatures: [Buffer.from(signature.signature, 'base64')],
-  });
 }
 
 const sendMsg = (from: string, to: string, denom: string, amount: string): EncodeObject => ({
@@ -344,7 +245,13 @@ describe('wallet-signed txs on the network', () => {
       for (const memo of ['eip-191 <first>', 'eip-191 second']) {
         const before = await balance(chain, recipient, denom);
         const payerBefore = await balance(chain, ethUser.address, denom);
-        const tx = await signEip191(client, chainId, signer, ethUser.address, [send], fee, memo);
+        const tx = await signEip191(signer, {
+          chainId,
+          messages: [send],
+          fee,
+          memo,
+          ...(await client.getSequence(ethUser.address)),
+        });
         const result = await client.broadcastTx(TxRaw.encode(tx).finish(), 30_000, 100);
         expect(result.code, result.rawLog).toBe(0);
         expect(await balance(chain, recipient, denom)).toBe(before + 1234n);
@@ -356,7 +263,14 @@ describe('wallet-signed txs on the network', () => {
       expect(account?.pubkey?.value).toBe(toBase64(ethUser.publicKey));
 
       const { accountNumber, sequence } = await client.getSequence(ethUser.address);
-      const tx = await signEip191(client, chainId, signer, ethUser.address, [send], fee, '');
+      const tx = await signEip191(signer, {
+        chainId,
+        messages: [send],
+        fee,
+        memo: '',
+        accountNumber,
+        sequence,
+      });
       const error = await refusal(client, tamperSignature(tx));
       expect([error.code, error.codespace, error.log]).toEqual([
         4,

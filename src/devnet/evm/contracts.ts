@@ -13,6 +13,7 @@ import type { Abi } from 'viem';
 export type ContractName =
   | 'NativeERC20'
   | 'ERC20Factory'
+  | 'CoinWrapper'
   | 'TestERC20'
   | 'TestERC721'
   | 'Nester'

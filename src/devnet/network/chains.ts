@@ -14,7 +14,13 @@ import { moveNftPlan } from '../traffic/move.js';
 import type { VmType } from '../types.js';
 import { vmParts } from '../vms.js';
 import { mergeParts, NETWORK_MODULES, type NetworkModule } from './modules.js';
-import { type ChainPlan, DEFAULT_NETWORK_SETTINGS, ETH_EVM_CHAIN_ID, type NetworkSettings } from './plan.js';
+import {
+  type ChainPlan,
+  DEFAULT_NETWORK_SETTINGS,
+  ETH_EVM_CHAIN_ID,
+  L1_DENOM,
+  type NetworkSettings,
+} from './plan.js';
 
 /** A built chain of the network: the L1 and the rollups have a VM; the external Cosmos chain has none. */
 export type NetworkDevChain = (DevChain & { vm?: VmType }) | Rollup;
@@ -64,7 +70,7 @@ export async function createNetworkChain(
             vm: 'move',
             role: 'l1',
             bech32Prefix: 'init',
-            denom: 'uinit',
+            denom: L1_DENOM,
             minGasPrice: 0.015,
           },
           keyType: 'secp256k1',

@@ -17,6 +17,8 @@ export interface ChainPlan {
 
 export const chainIdOf = (vm: VmType) => `weft-${vm}-1`;
 export const L1_CHAIN_ID = 'weft-l1-1';
+/** The L1's fee denom, the asset OPinit bridges into every rollup. */
+export const L1_DENOM = 'uinit';
 export const COSMOS_CHAIN_ID = 'weft-cosmos-1';
 /** The external EVM chain's EIP-155 chain id; its chain id is that number, as EVM chains are named. */
 export const ETH_EVM_CHAIN_ID = 31_337;

@@ -1,12 +1,15 @@
 import { toBech32 } from '../../chain/address.js';
 import type { Chain } from '../chain.js';
+import type { EvmModule } from '../evm/module.js';
 import { type DevAccount, deriveAccount, deriveAccounts, type KeyType } from '../keys.js';
 import type { ModuleBase, NetworkModule } from '../network/modules.js';
 import type { ChainPlan, NetworkSettings } from '../network/plan.js';
+import { L1_DENOM } from '../network/plan.js';
 import type { OpinitExecutor } from '../relayers/opinit-executor.js';
 import type { TrafficPlan } from '../traffic/generator.js';
 import { opinitClaimPlan, opinitDepositPlan, opinitWithdrawalPlan } from '../traffic/opinit.js';
-import { bridgeAddressBytes } from './hashes.js';
+import { deployCoinWrapper } from './evm-wrapper.js';
+import { bridgeAddressBytes, l2Denom } from './hashes.js';
 import type { BridgeConfig } from './host-state.js';
 import { withOpchild, withOphost } from './parts.js';
 
@@ -166,9 +169,15 @@ export const opinitChildModule: NetworkModule = {
       keyType: 'secp256k1',
       prefix: 'init',
     });
+    // The EVM rollup wraps the bridged L1 fee asset into an ERC20 of its own (a deposit hook's target).
+    const evm = base.plan.vm === 'evm' ? (base.own.evm as EvmModule | undefined) : undefined;
+    const wrapped = l2Denom(bridge.bridgeId, L1_DENOM);
     return {
       modules: parts.modules,
-      ...(parts.genesis ? { genesis: parts.genesis } : {}),
+      async genesis(ctx) {
+        await parts.genesis?.(ctx);
+        if (evm) await deployCoinWrapper(evm, ctx, wrapped);
+      },
       plans: [opinitWithdrawalPlan(l1Accounts.map((a) => a.address))],
     };
   },

@@ -1,5 +1,8 @@
+import { getAddress } from 'viem';
 import type { NetworkChain } from '../devnet.js';
+import { evmKeys } from '../evm/state-keys.js';
 import type { NetworkService } from '../network/services.js';
+import { coinWrapperAddress, coinWrapperAsset } from '../opinit/evm-wrapper.js';
 import { l2Denom } from '../opinit/hashes.js';
 import { l1Executors, networkBridges, opinitProposer } from '../opinit/network.js';
 import { type OpinitRelayers, startOpinitRelayers } from './opinit-relayers.js';
@@ -74,6 +77,19 @@ export const opinitService: NetworkService = {
         ),
       );
       const denom = l2Denom(bridgeId, l1Denom);
+      // On the EVM rollup, the wrapper deployed at genesis over the coin's ERC20 (see evm-wrapper.ts).
+      const underlying =
+        chain.plan.vm === 'evm' ? chain.chain.state().get(evmKeys.contractOfDenom(denom)) : undefined;
+      const wrapperAssets = underlying
+        ? [
+            coinWrapperAsset({
+              chainName: chain.plan.chainName,
+              chainId: id,
+              wrapper: coinWrapperAddress(getAddress(`0x${underlying}`)),
+              underlyingDenom: denom,
+            }),
+          ]
+        : [];
       ctx.registry.contribute({
         chainId: id,
         opBridgeId: String(bridgeId),
@@ -98,6 +114,7 @@ export const opinitService: NetworkService = {
               },
             ],
           },
+          ...wrapperAssets,
         ],
       });
     }

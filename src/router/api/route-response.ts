@@ -29,15 +29,28 @@ export function estimatedFees(ctx: RouterContext, hops: PlannedHop[]) {
 /** The chains a route touches, in order of use; each needs an address (the last is the recipient's). */
 export const routeChainIds = (hops: PlannedHop[]) => [hops[0]!.hop.from, ...hops.map((h) => h.hop.to)];
 
+/** The deposit of a route whose hook converts what arrives (the client signs it: `required_op_hook`). */
+export function hookedDeposit(hops: PlannedHop[]) {
+  for (const { hop } of hops) if (hop.kind === 'op_deposit' && hop.hook) return { ...hop, hook: hop.hook };
+  return undefined;
+}
+
 /** The `/v2/fungible/route` answer: field order fixed and no clock read, so equal inputs give equal bytes. */
 export function routeJson(ctx: RouterContext, query: RouteQuery, plan: Plan) {
   const chainIds = routeChainIds(plan.hops);
   const withdrawal = plan.hops.find((h) => h.hop.kind === 'op_withdraw');
-  const extraInfos = withdrawal
-    ? [
-        `The OPinit withdrawal is claimable on ${withdrawal.hop.to} after the bridge's output interval and finalization period (about ${withdrawal.seconds} s); claim it there with the executor's proof.`,
-      ]
-    : [];
+  const hooked = hookedDeposit(plan.hops);
+  const extraInfos: string[] = [];
+  if (withdrawal)
+    extraInfos.push(
+      `The OPinit withdrawal is claimable on ${withdrawal.hop.to} after the bridge's output interval and finalization period (about ${withdrawal.seconds} s); claim it there with the executor's proof.`,
+    );
+  if (hooked) {
+    const symbol = ctx.registry.asset(hooked.to, hooked.denomOut)?.symbol ?? hooked.denomOut;
+    extraInfos.push(
+      `On arrival on ${hooked.to}, the deposit's hook (signed by the recipient) wraps ${hooked.hook.underlying} 1:1 into ${symbol}.`,
+    );
+  }
   return {
     amount_in: String(plan.amountIn),
     amount_out: String(plan.amountOut),
@@ -56,7 +69,7 @@ export function routeJson(ctx: RouterContext, query: RouteQuery, plan: Plan) {
     usd_amount_out: '',
     estimated_fees: estimatedFees(ctx, plan.hops),
     estimated_route_duration_seconds: plan.seconds,
-    required_op_hook: false,
+    required_op_hook: hooked !== undefined,
     extra_infos: extraInfos,
     extra_warnings: [] as string[],
   };

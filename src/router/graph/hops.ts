@@ -15,9 +15,22 @@ interface HopBase {
   denomOut: string;
 }
 
+/**
+ * A conversion on the rollup that an OPinit deposit's hook runs as the recipient, in the deposit's
+ * finalize tx: `wrapAll` of an ERC20 that wraps the deposited `l2/…` coin 1:1 (a `wrapped` registry trace).
+ */
+export interface DepositHook {
+  kind: 'wrap';
+  /** The deposited coin the wrapper takes (`l2/…`). */
+  underlying: string;
+  /** The wrapper ERC20 (0x). */
+  wrapper: string;
+}
+
 export type Hop =
   | (HopBase & { kind: 'ibc'; channel: string; counterpartyChannel: string; trace: IbcTrace })
-  | (HopBase & { kind: 'op_deposit' | 'op_withdraw'; bridgeId: string })
+  | (HopBase & { kind: 'op_deposit'; bridgeId: string; hook?: DepositHook })
+  | (HopBase & { kind: 'op_withdraw'; bridgeId: string })
   | (HopBase & { kind: 'oft'; source: OmnichainEndpoint; destination: OmnichainEndpoint });
 
 /** The edges of the (chain, denom) graph, computed from the registry once. */
@@ -45,6 +58,17 @@ export function createHopGraph(registry: RouterRegistry): HopGraph {
       l2Origin.set(`${rollup.chainId}\n${denomOut}`, { bridgeId: rollup.opBridgeId!, l1Denom: denom });
       deposits.set(denom, [...(deposits.get(denom) ?? []), { rollup, denomOut }]);
     }
+  }
+  /** `<rollup>\n<l2 denom>` → the ERC20s on that (minievm) rollup that wrap the coin 1:1. */
+  const wrappers = new Map<string, Array<{ denom: string; contract: string }>>();
+  for (const asset of registry.assets) {
+    const { wraps, tokenContract } = asset;
+    const contract = wraps?.contract ?? tokenContract;
+    if (!wraps || wraps.chainId !== asset.chainId || !contract || !tokenContract) continue;
+    if (registry.chain(asset.chainId)?.minitia !== 'minievm') continue;
+    if (!l2Origin.has(`${asset.chainId}\n${wraps.denom}`)) continue;
+    const key = `${asset.chainId}\n${wraps.denom}`;
+    wrappers.set(key, [...(wrappers.get(key) ?? []), { denom: asset.denom, contract }]);
   }
   const members = registry.chains.filter((c) => c.omnichain);
   const memberByEid = new Map(members.map((c) => [c.omnichain!.eid, c]));
@@ -94,17 +118,28 @@ export function createHopGraph(registry: RouterRegistry): HopGraph {
     const out = ibcHops(chain, at);
     if (chain.isL1) {
       for (const { rollup, denomOut } of deposits.get(at.denom) ?? []) {
+        const deposit = {
+          kind: 'op_deposit',
+          from: chain.chainId,
+          to: rollup.chainId,
+          denomIn: at.denom,
+          bridgeId: rollup.opBridgeId!,
+        } as const;
         out.push({
-          hop: {
-            kind: 'op_deposit',
-            from: chain.chainId,
-            to: rollup.chainId,
-            denomIn: at.denom,
-            denomOut,
-            bridgeId: rollup.opBridgeId!,
-          },
+          hop: { ...deposit, denomOut },
           to: { chainId: rollup.chainId, denom: denomOut, trace: plain(denomOut) },
         });
+        // The same deposit with a hook that wraps what arrives: it ends as the wrapper token.
+        for (const wrapper of wrappers.get(`${rollup.chainId}\n${denomOut}`) ?? []) {
+          out.push({
+            hop: {
+              ...deposit,
+              denomOut: wrapper.denom,
+              hook: { kind: 'wrap', underlying: denomOut, wrapper: wrapper.contract },
+            },
+            to: { chainId: rollup.chainId, denom: wrapper.denom, trace: plain(wrapper.denom) },
+          });
+        }
       }
     }
     const withdrawal = l2Origin.get(`${chain.chainId}\n${at.denom}`);
@@ -148,7 +183,7 @@ export function createHopGraph(registry: RouterRegistry): HopGraph {
     return out;
   }
 
-  function origin(at: Place): string {
+  function origin(at: Place, depth = 0): string {
     let chainId = at.chainId;
     for (const hop of at.trace.hops) {
       const end = registry.chain(chainId)?.ibcChannels.find((c) => c.channelId === hop.channel);
@@ -159,7 +194,13 @@ export function createHopGraph(registry: RouterRegistry): HopGraph {
     const l2 = l2Origin.get(`${chainId}\n${base}`);
     if (l2 && l1) {
       const back = place(l1.chainId, l2.l1Denom);
-      if (back) return origin(back);
+      if (back) return origin(back, depth + 1);
+    }
+    // A token that wraps a coin 1:1 is that coin (the registry's `wrapped` trace).
+    const wraps = registry.asset(chainId, base)?.wraps;
+    if (wraps && depth < 4) {
+      const inner = place(wraps.chainId, wraps.denom);
+      if (inner) return origin(inner, depth + 1);
     }
     const member = registry.chain(chainId)?.omnichain;
     // Every member's OFT token is one asset.

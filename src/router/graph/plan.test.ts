@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AminoTypes } from '@cosmjs/stargate';
@@ -180,6 +180,87 @@ describe('routes over OPinit and OFT', () => {
       planRoute(graph, facts, query({ sourceDenom: move.denom, destChainId: EVM, destDenom: ODT_EVM })),
     ).rejects.toBeInstanceOf(NoRouteError);
     await expect(planRoute(graph, facts, oftQuery(999n))).rejects.toThrow(/amount too small/);
+  });
+});
+
+describe('a deposit whose hook wraps what arrives', () => {
+  const wrapperOf = () => registry.assets.find((a) => a.chainId === EVM && a.wraps)!;
+
+  it("reads the wrapper's `wrapped` trace and routes L1 INIT to it as one deposit with a hook", async () => {
+    const wrapper = wrapperOf();
+    const l2 = l2DenomOf('1', 'uinit');
+    expect(wrapper).toMatchObject({
+      symbol: 'WINIT',
+      decimals: 6,
+      wraps: { chainId: EVM, denom: l2, contract: wrapper.tokenContract },
+    });
+    expect(wrapper.denom).toBe(`evm/${wrapper.tokenContract!.slice(2)}`);
+    // A trace that names its chain by chain_name only reads the same.
+    const copy = join(dir, 'by-name');
+    cpSync(join(dir, 'registry'), copy, { recursive: true });
+    const listFile = join(copy, 'weftevm', 'assetlist.json');
+    const list = JSON.parse(readFileSync(listFile, 'utf8'));
+    for (const asset of list.assets)
+      for (const trace of asset.traces ?? []) delete trace.counterparty.chain_id;
+    writeFileSync(listFile, JSON.stringify(list));
+    const byName = await loadRegistry(copy);
+    expect(byName.asset(EVM, wrapper.denom)?.wraps).toEqual(wrapper.wraps);
+    // Wrapped 1:1, it is the same asset as INIT: no swap joins them.
+    expect(graph.origin(graph.place(EVM, wrapper.denom)!)).toBe(graph.origin(graph.place(L1, 'uinit')!));
+
+    const q = query({ destDenom: wrapper.denom });
+    const plan = await planRoute(graph, facts, q);
+    expect(plan.hops.map((h) => h.hop)).toEqual([
+      {
+        kind: 'op_deposit',
+        from: L1,
+        to: EVM,
+        denomIn: 'uinit',
+        denomOut: wrapper.denom,
+        bridgeId: '1',
+        hook: { kind: 'wrap', underlying: l2, wrapper: wrapper.tokenContract },
+      },
+    ]);
+    // The hook runs in the deposit's finalize tx: no time added, nothing taken.
+    expect([plan.amountOut, plan.seconds]).toEqual([1000n, HOP_SECONDS.op_deposit]);
+    expect(await planRoute(graph, facts, q)).toEqual(plan);
+    // The plain deposit stays hook-free, into the wasm rollup too (no wrapper there).
+    expect((await planRoute(graph, facts, query({}))).hops[0]!.hop).not.toHaveProperty('hook');
+    const wasm = await planRoute(
+      graph,
+      facts,
+      query({ destChainId: 'weft-wasm-1', destDenom: l2DenomOf('3', 'uinit') }),
+    );
+    expect(wasm.hops[0]!.hop).not.toHaveProperty('hook');
+  });
+
+  it('offers no other way to the wrapper, and none out of it', async () => {
+    const wrapper = wrapperOf();
+    await expect(
+      planRoute(graph, facts, query({ destDenom: wrapper.denom, bridges: ['IBC'] })),
+    ).rejects.toBeInstanceOf(NoRouteError);
+    // Wrapping on the rollup itself is the holder's own EVM call, not a route.
+    await expect(
+      planRoute(
+        graph,
+        facts,
+        query({ sourceChainId: EVM, sourceDenom: l2DenomOf('1', 'uinit'), destDenom: wrapper.denom }),
+      ),
+    ).rejects.toBeInstanceOf(NoRouteError);
+    await expect(
+      planRoute(
+        graph,
+        facts,
+        query({ sourceChainId: EVM, sourceDenom: wrapper.denom, destChainId: L1, destDenom: 'uinit' }),
+      ),
+    ).rejects.toBeInstanceOf(NoRouteError);
+  });
+
+  it("asks the rollup for the deposited coin's ERC20, which the hook approves to the wrapper", async () => {
+    const address = await facts.erc20Of(EVM, l2DenomOf('1', 'uinit'));
+    expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(address.toLowerCase()).not.toBe(wrapperOf().tokenContract!.toLowerCase());
+    await expect(facts.erc20Of(EVM, 'l2/none')).rejects.toThrow();
   });
 });
 

@@ -17,6 +17,10 @@ export interface ChainFacts {
   omnichainFee(chainId: string, oft: string, dstEid: number): Promise<bigint>;
   /** The chain's latest block time (ms since the epoch), or undefined when its node does not say. */
   chainTimeMs(chainId: string): Promise<number | undefined>;
+  /** The ERC20 (0x) of a bank denom on a minievm rollup (`/minievm/evm/v1/contracts/by_denom`). */
+  erc20Of(chainId: string, denom: string): Promise<string>;
+  /** An ERC20 allowance on an EVM chain, read now (not kept). */
+  erc20Allowance(chainId: string, token: string, owner: string, spender: string): Promise<bigint>;
 }
 
 export interface PlannedHop {

@@ -1,10 +1,10 @@
-import { aminoConverters } from '@initia/amino-converter';
 import { encodeFunctionData, type Hex, pad, parseAbi, toHex } from 'viem';
 import { RouteRequestError } from '../errors.js';
 import type { Hop } from '../graph/hops.js';
 import type { ChainFacts, PlannedHop } from '../graph/plan.js';
 import type { RouterRegistry } from '../registry/types.js';
 import type { ChainAddress } from './addresses.js';
+import { aminoMsg, type CosmosMsg } from './amino.js';
 import { checkedOpHook } from './op-hook.js';
 
 const OFT_SEND_ABI = parseAbi([
@@ -26,27 +26,10 @@ export interface MsgsOptions {
   nowMs: number;
 }
 
-export interface CosmosMsg {
-  msg: string;
-  msg_type_url: string;
-}
-
 export interface BuiltMsgs {
   txs: Array<Record<string, unknown>>;
   msgs: Array<Record<string, unknown>>;
   min_amount_out: string;
-}
-
-/** A msg in amino JSON `{type, value}`, exactly as @initia/amino-converter shapes it (what wallets decode with `fromAmino`). */
-export function aminoJson(typeUrl: string, value: object): { type: string; value: unknown } {
-  const converter = aminoConverters[typeUrl];
-  if (!converter) throw new Error(`no amino converter for ${typeUrl}`);
-  return { type: converter.aminoType, value: converter.toAmino(value) };
-}
-
-/** A `cosmos_tx` msg: the amino JSON value as a string beside the proto type URL. */
-function aminoMsg(typeUrl: string, value: object): CosmosMsg {
-  return { msg: JSON.stringify(aminoJson(typeUrl, value).value), msg_type_url: typeUrl };
 }
 
 /** `forward` memos of the hops after the first: each names the next chain's account and channel. */
@@ -129,8 +112,14 @@ export async function buildMsgs(
     }
     case 'op_deposit': {
       const to = addressOn(hop.to).bech32!;
+      if (hop.hook && options.signedOpHook === undefined)
+        throw new RouteRequestError(
+          'Op hook is required: this route converts the deposit on arrival; sign the msgs of POST /op-hook as the recipient and send them as signed_op_hook',
+        );
       const data =
-        options.signedOpHook === undefined ? new Uint8Array() : checkedOpHook(options.signedOpHook, to);
+        options.signedOpHook === undefined
+          ? new Uint8Array()
+          : checkedOpHook(options.signedOpHook, to, hop.hook);
       return cosmos(
         aminoMsg('/opinit.ophost.v1.MsgInitiateTokenDeposit', {
           sender: sender.bech32,

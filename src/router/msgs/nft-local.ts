@@ -3,7 +3,7 @@ import { toChecksumAddress } from '../../chain/address.js';
 import { RouteRequestError } from '../errors.js';
 import type { RouterChain } from '../registry/types.js';
 import type { ChainAddress } from './addresses.js';
-import { aminoJson } from './build.js';
+import { aminoJson } from './amino.js';
 import type { AminoJsonMsg, NftTransferRequest } from './nft.js';
 
 const ERC721_ABI = parseAbi(['function transferFrom(address from, address to, uint256 tokenId)']);

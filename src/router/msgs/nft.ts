@@ -2,7 +2,7 @@ import { fromBech32 } from '../../chain/address.js';
 import { AddressError, NoRouteError, RouteRequestError, UnknownAssetError } from '../errors.js';
 import type { NftChannel, RouterChain, RouterRegistry } from '../registry/types.js';
 import { type ChainAddress, chainAddress } from './addresses.js';
-import { aminoJson } from './build.js';
+import { aminoJson } from './amino.js';
 import { buildLocalNftMsgs } from './nft-local.js';
 
 export const NFT_TRANSFER_TYPE_URL = '/ibc.applications.nft_transfer.v1.MsgTransfer';

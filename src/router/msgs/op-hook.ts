@@ -1,5 +1,17 @@
+import { MsgCall } from '@initia/initia.proto/minievm/evm/v1/tx.js';
 import { Tx } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
+import { encodeFunctionData, type Hex, maxUint256, parseAbi } from 'viem';
 import { RouteRequestError } from '../errors.js';
+import type { DepositHook } from '../graph/hops.js';
+import type { ChainFacts } from '../graph/plan.js';
+import type { ChainAddress } from './addresses.js';
+import { aminoMsg, type CosmosMsg } from './amino.js';
+
+const MSG_CALL = '/minievm.evm.v1.MsgCall';
+const HOOK_ABI = parseAbi([
+  'function approve(address spender, uint256 amount) returns (bool)',
+  'function wrapAll() returns (uint256)',
+]);
 
 /** `signed_op_hook` of `/msgs`: a signed Cosmos tx for the destination rollup, run when the deposit lands. */
 export interface SignedOpHook {
@@ -9,12 +21,32 @@ export interface SignedOpHook {
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
+const WRAP_ALL = encodeFunctionData({ abi: HOOK_ABI, functionName: 'wrapAll' });
+
+/** Whether a hook tx calls the wrapper's `wrapAll()` as the recipient (the conversion its route promises). */
+function callsWrapAll(tx: Tx, recipient: string, hook: DepositHook): boolean {
+  return tx.body!.messages.some((any) => {
+    if (any.typeUrl !== MSG_CALL) return false;
+    try {
+      const call = MsgCall.decode(any.value);
+      return (
+        call.sender === recipient &&
+        call.contractAddr.toLowerCase() === hook.wrapper.toLowerCase() &&
+        call.input.toLowerCase() === WRAP_ALL
+      );
+    } catch {
+      return false;
+    }
+  });
+}
+
 /**
  * Checks a signed hook before it goes into the deposit's `data`: base64 of a Tx with at least one msg,
- * one signature per signer, and signed by the deposit's recipient (the hook runs as that account).
- * Returns the bytes to embed.
+ * one signature per signer, and signed by the deposit's recipient (the hook runs as that account); for
+ * a route that converts on arrival (`converts`), one of its msgs must be that conversion. Returns the
+ * bytes to embed.
  */
-export function checkedOpHook(input: unknown, recipient: string): Uint8Array {
+export function checkedOpHook(input: unknown, recipient: string, converts?: DepositHook): Uint8Array {
   const hook = input as Partial<SignedOpHook> | null;
   if (!hook || typeof hook !== 'object' || typeof hook.hook !== 'string' || typeof hook.signer !== 'string')
     throw new RouteRequestError('signed_op_hook must be {signer, hook} with hook a base64 signed tx');
@@ -36,5 +68,44 @@ export function checkedOpHook(input: unknown, recipient: string): Uint8Array {
   const signers = tx.authInfo?.signerInfos.length ?? 0;
   if (signers === 0 || tx.signatures.length !== signers || tx.signatures.some((s) => s.length === 0))
     throw new RouteRequestError('signed_op_hook.hook is not signed');
+  if (converts && !callsWrapAll(tx, recipient, converts))
+    throw new RouteRequestError(
+      `signed_op_hook.hook does not call wrapAll() of ${converts.wrapper} as ${recipient}: sign the msgs of POST /op-hook`,
+    );
   return bytes;
+}
+
+/** An allowance this large is an earlier unlimited approval: it covers any balance `wrapAll` pulls. */
+const UNLIMITED = 2n ** 255n;
+
+/**
+ * The msgs of a deposit's hook (`POST /op-hook`), run on the rollup as the recipient when the deposit
+ * lands: `approve` of the deposited coin's ERC20 to the wrapper if needed, then the wrapper's
+ * `wrapAll`. The request carries no amount and the hook is signed before the deposit arrives, so an
+ * approval is unlimited (`wrapAll` pulls exactly the caller's balance), and is left out while an
+ * earlier one stands.
+ */
+export async function opHookMsgs(
+  facts: ChainFacts,
+  rollupId: string,
+  hook: DepositHook,
+  recipient: ChainAddress,
+): Promise<CosmosMsg[]> {
+  const underlying = await facts.erc20Of(rollupId, hook.underlying);
+  const allowance = await facts.erc20Allowance(rollupId, underlying, recipient.hex!, hook.wrapper);
+  const call = (contract: string, input: Hex) =>
+    aminoMsg(MSG_CALL, {
+      sender: recipient.bech32,
+      contractAddr: contract,
+      input,
+      value: '0',
+      accessList: [],
+      authList: [],
+    });
+  const approve = call(
+    underlying,
+    encodeFunctionData({ abi: HOOK_ABI, functionName: 'approve', args: [hook.wrapper as Hex, maxUint256] }),
+  );
+  const wrap = call(hook.wrapper, encodeFunctionData({ abi: HOOK_ABI, functionName: 'wrapAll' }));
+  return allowance >= UNLIMITED ? [wrap] : [approve, wrap];
 }

@@ -4,6 +4,7 @@ import { UpstreamError } from '../../common/errors.js';
 import type { ChainFacts } from '../graph/plan.js';
 import type { RouterRegistry } from './types.js';
 
+const ALLOWANCE_ABI = parseAbi(['function allowance(address owner, address spender) view returns (uint256)']);
 const OFT_ABI = parseAbi([
   'struct SendParam { uint32 dstEid; bytes32 to; uint256 amountLD; uint256 minAmountLD; bytes extraOptions; bytes composeMsg; bytes oftCmd; }',
   'struct MessagingFee { uint256 nativeFee; uint256 lzTokenFee; }',
@@ -30,8 +31,10 @@ export function parseGoDuration(text: string): number {
 
 /**
  * What routes need from the chains' nodes, asked once and kept: each OPinit bridge's timing (L1 REST
- * `opinit/ophost/v1/bridges/{id}`), the OFT messaging fee (`quoteSend` over EVM JSON-RPC) and each
- * chain's block time (CometBFT `/status`), against which IBC timeouts are judged.
+ * `opinit/ophost/v1/bridges/{id}`), the OFT messaging fee (`quoteSend` over EVM JSON-RPC, for a minute),
+ * the ERC20 of a coin on a minievm rollup (what a deposit hook approves) and each chain's block time
+ * (CometBFT `/status`, for 5 s), against which IBC timeouts are judged; and, read each time, the
+ * allowance that decides whether a hook approves at all.
  */
 export function createChainFacts(
   registry: RouterRegistry,
@@ -51,6 +54,25 @@ export function createChainFacts(
   const withdrawal = new Map<string, Promise<number>>();
   const quotes = new Map<string, { at: number; fee: Promise<bigint> }>();
   const times = new Map<string, { at: number; offset: Promise<number | undefined> }>();
+  const erc20s = new Map<string, Promise<string>>();
+  /** `eth_call` of `data` on `to` at the latest block of a chain's JSON-RPC. */
+  const ethCall = (chainId: string, to: string, data: Hex): Promise<Hex> => {
+    const url = registry.chain(chainId)?.jsonRpc;
+    if (!url) return Promise.reject(new UpstreamError(`chain ${chainId} has no EVM JSON-RPC endpoint`));
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'eth_call',
+      params: [{ to, data }, 'latest'],
+    });
+    return endpointsOf(url)
+      .request({ method: 'POST', path: '', body }, parseJson)
+      .then((json: any) => {
+        if (typeof json.result !== 'string')
+          throw new UpstreamError(`eth_call on ${chainId}: ${JSON.stringify(json.error)}`);
+        return json.result as Hex;
+      });
+  };
 
   return {
     withdrawalSeconds(bridgeId) {
@@ -78,8 +100,6 @@ export function createChainFacts(
       const key = `${chainId}/${dstEid}`;
       const cached = quotes.get(key);
       if (cached && Date.now() - cached.at < QUOTE_TTL_MS) return cached.fee;
-      const url = registry.chain(chainId)?.jsonRpc;
-      if (!url) return Promise.reject(new UpstreamError(`chain ${chainId} has no EVM JSON-RPC endpoint`));
       const data = encodeFunctionData({
         abi: OFT_ABI,
         functionName: 'quoteSend',
@@ -96,24 +116,9 @@ export function createChainFacts(
           false,
         ],
       });
-      const body = JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'eth_call',
-        params: [{ to: oft, data }, 'latest'],
-      });
-      const fee = endpointsOf(url)
-        .request({ method: 'POST', path: '', body }, parseJson)
-        .then((json: any) => {
-          if (typeof json.result !== 'string')
-            throw new UpstreamError(`quoteSend on ${chainId}: ${JSON.stringify(json.error)}`);
-          const quote = decodeFunctionResult({
-            abi: OFT_ABI,
-            functionName: 'quoteSend',
-            data: json.result as Hex,
-          });
-          return quote.nativeFee;
-        });
+      const fee = ethCall(chainId, oft, data).then(
+        (result) => decodeFunctionResult({ abi: OFT_ABI, functionName: 'quoteSend', data: result }).nativeFee,
+      );
       fee.catch(() => quotes.delete(key));
       quotes.set(key, { at: Date.now(), fee });
       return fee;
@@ -138,6 +143,37 @@ export function createChainFacts(
       times.set(chainId, { at: asked, offset });
       const known = await offset;
       return known === undefined ? undefined : Date.now() + known;
+    },
+    erc20Of(chainId, denom) {
+      const key = `${chainId}\n${denom}`;
+      let known = erc20s.get(key);
+      if (!known) {
+        const rest = registry.chain(chainId)?.rest;
+        if (!rest) return Promise.reject(new UpstreamError(`chain ${chainId} has no REST endpoint`));
+        known = endpointsOf(rest)
+          .request(
+            { path: `/minievm/evm/v1/contracts/by_denom?denom=${encodeURIComponent(denom)}` },
+            parseJson,
+          )
+          .then((json: any) => {
+            if (typeof json.address !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(json.address))
+              throw new UpstreamError(`chain ${chainId} names no ERC20 of ${denom}`);
+            return json.address as string;
+          });
+        // A coin's ERC20 never moves: kept once found, asked again after a failure.
+        known.catch(() => erc20s.delete(key));
+        erc20s.set(key, known);
+      }
+      return known;
+    },
+    async erc20Allowance(chainId, token, owner, spender) {
+      const data = encodeFunctionData({
+        abi: ALLOWANCE_ABI,
+        functionName: 'allowance',
+        args: [owner as Hex, spender as Hex],
+      });
+      const result = await ethCall(chainId, token, data);
+      return decodeFunctionResult({ abi: ALLOWANCE_ABI, functionName: 'allowance', data: result });
     },
     async close() {
       await Promise.all([...endpoints.values()].map((e) => e.close()));

@@ -130,11 +130,32 @@ function toChain(raw: any, overrides: NodeOverrides): RouterChain {
   };
 }
 
-function toAsset(chainId: string, raw: any): RouterAsset {
+/** A `wrapped` trace's counterparty: its chain (by id, else by name) and the denom it wraps. */
+function wrapsOf(trace: any, chainIdOfName: (name: string) => string | undefined): RouterAsset['wraps'] {
+  const counterparty = trace?.counterparty;
+  if (typeof counterparty?.base_denom !== 'string') return undefined;
+  const chainId =
+    typeof counterparty.chain_id === 'string'
+      ? counterparty.chain_id
+      : chainIdOfName(String(counterparty.chain_name));
+  if (!chainId) return undefined;
+  const contract = trace.chain?.contract ?? counterparty.contract;
+  return { chainId, denom: counterparty.base_denom, ...(typeof contract === 'string' ? { contract } : {}) };
+}
+
+function toAsset(
+  chainId: string,
+  raw: any,
+  chainIdOfName: (name: string) => string | undefined,
+): RouterAsset {
   const display = (raw.denom_units ?? []).find((u: any) => u.denom === raw.display);
   const traces: any[] = Array.isArray(raw.traces) ? raw.traces : [];
   const ibcTrace = traces.find((t) => t.type === 'ibc');
   const opTrace = traces.find((t) => t.type === 'op');
+  const wraps = wrapsOf(
+    traces.find((t) => t.type === 'wrapped'),
+    chainIdOfName,
+  );
   return {
     chainId,
     denom: String(raw.base),
@@ -147,6 +168,7 @@ function toAsset(chainId: string, raw: any): RouterAsset {
     tokenContract: typeof raw.address === 'string' && raw.address.startsWith('0x') ? raw.address : undefined,
     ibcPath: typeof ibcTrace?.chain?.path === 'string' ? ibcTrace.chain.path : undefined,
     opBridgeId: opTrace?.chain?.bridge_id === undefined ? undefined : String(opTrace.chain.bridge_id),
+    ...(wraps ? { wraps } : {}),
     hidden: raw.hidden === true,
   };
 }
@@ -189,9 +211,10 @@ export function buildRegistry(raw: RawRegistry, overrides: NodeOverrides = {}): 
   joinChannels(chains, raw.ibcFiles);
   readNftChannels(chains, raw.chains, raw.ibcFiles);
   const assets: RouterAsset[] = [];
+  const chainIdOfName = (name: string) => chains.find((c) => c.chainName === name)?.chainId;
   for (const chain of chains) {
     for (const asset of raw.assetLists.get(chain.chainId)?.assets ?? []) {
-      if (typeof asset?.base === 'string') assets.push(toAsset(chain.chainId, asset));
+      if (typeof asset?.base === 'string') assets.push(toAsset(chain.chainId, asset, chainIdOfName));
     }
   }
   const chainById = new Map(chains.map((c) => [c.chainId, c]));

@@ -76,6 +76,8 @@ export interface RouterAsset {
   ibcPath?: string;
   /** Bridge id of an `op` trace (an `l2/…` denom). */
   opBridgeId?: string;
+  /** The coin a `wrapped` trace says this token wraps 1:1 (chain, denom) and the contract that wraps it. */
+  wraps?: { chainId: string; denom: string; contract?: string };
   hidden: boolean;
 }
 

@@ -5,8 +5,9 @@ import { hopsOfOperations } from '../../graph/operations.js';
 import { planRoute, pricePath, type RouteQuery } from '../../graph/plan.js';
 import { type ChainAddress, chainAddress } from '../../msgs/addresses.js';
 import { buildMsgs, type MsgsOptions } from '../../msgs/build.js';
+import { opHookMsgs } from '../../msgs/op-hook.js';
 import type { RouterContext } from '../context.js';
-import { estimatedFees, routeChainIds, routeJson } from '../route-response.js';
+import { estimatedFees, hookedDeposit, routeChainIds, routeJson } from '../route-response.js';
 import {
   errorResponses,
   MsgsDirectRequest,
@@ -197,8 +198,9 @@ export function registerFungibleRoutes(app: FastifyInstance, ctx: RouterContext)
         tags: ['Fungible'],
         summary: 'Initia: the msgs a deposit must run on arrival, to sign as the recipient',
         description:
-          'Only routes with `required_op_hook` need one; the signed tx goes to `/msgs` as `signed_op_hook` and ' +
-          "into the deposit's `data`. A route that needs no hook is answered with a 400 that says so.",
+          'Only routes with `required_op_hook` need one: `hook` lists the `/minievm.evm.v1.MsgCall`s (amino JSON) ' +
+          'that convert the deposit on `chain_id`, to sign as `dest_address`; the signed tx goes to `/msgs` as ' +
+          "`signed_op_hook` and into the deposit's `data`. A route that needs no hook is answered with a 400 that says so.",
         body: OpHookRequest,
         response: { 200: OpHookResponse, ...errorResponses },
       },
@@ -213,8 +215,16 @@ export function registerFungibleRoutes(app: FastifyInstance, ctx: RouterContext)
         amountIn: 1n,
       };
       chainAddress(ctx.registry.chain(query.sourceChainId)!, body.source_address);
-      chainAddress(ctx.registry.chain(query.destChainId)!, body.dest_address);
+      const recipient = chainAddress(ctx.registry.chain(query.destChainId)!, body.dest_address);
       const plan = await planRoute(ctx.graph, ctx.facts, query);
+      const hooked = hookedDeposit(plan.hops);
+      if (hooked) {
+        if (!recipient.bech32 || !recipient.hex)
+          throw new RouteRequestError(
+            `dest_address must be a 20-byte account of ${hooked.to}: it signs the hook's EVM calls`,
+          );
+        return { chain_id: hooked.to, hook: await opHookMsgs(ctx.facts, hooked.to, hooked.hook, recipient) };
+      }
       const deposit = plan.hops.find((h) => h.hop.kind === 'op_deposit');
       throw new RouteRequestError(
         deposit

@@ -1,0 +1,19 @@
+import { aminoConverters } from '@initia/amino-converter';
+
+/** One msg of a `cosmos_tx` (or of an op hook): its amino JSON as a string and its proto type URL. */
+export interface CosmosMsg {
+  msg: string;
+  msg_type_url: string;
+}
+
+/** A msg in amino JSON `{type, value}`, exactly as @initia/amino-converter shapes it (what wallets decode with `fromAmino`). */
+export function aminoJson(typeUrl: string, value: object): { type: string; value: unknown } {
+  const converter = aminoConverters[typeUrl];
+  if (!converter) throw new Error(`no amino converter for ${typeUrl}`);
+  return { type: converter.aminoType, value: converter.toAmino(value) };
+}
+
+/** A `cosmos_tx` msg: the amino JSON value as a string beside the proto type URL. */
+export function aminoMsg(typeUrl: string, value: object): CosmosMsg {
+  return { msg: JSON.stringify(aminoJson(typeUrl, value).value), msg_type_url: typeUrl };
+}
