@@ -13,6 +13,7 @@ import {
   type OpinitTestbed,
   type OpinitTestbedChain,
 } from '../src/devnet/opinit/testbed.js';
+import { withdrawalClaim, withdrawalProof } from '../src/devnet/test-support/withdrawal.js';
 import { signTx } from '../src/devnet/tx/sign.js';
 import type { AnyMsg } from '../src/devnet/types.js';
 
@@ -169,7 +170,7 @@ describe('OPinit with the EVM rollup as child', () => {
     expect(resultOf(bed.child, withdrawal).code).toBe(0);
     expect(await client.readContract({ ...erc20, functionName: 'totalSupply' })).toBe(3100n);
 
-    const proof = (await (await fetch(`${bed.executorUrl}/withdrawal/1`)).json()) as Record<string, any>;
+    const proof = await withdrawalProof(bed.executorUrl, 1);
     expect(proof.output_index).toBeGreaterThan(0);
     await steps(3);
     const hostBefore = bed.host.chain.balances;
@@ -177,19 +178,7 @@ describe('OPinit with the EVM rollup as child', () => {
     const claim = await send(bed.host, alice!, {
       typeUrl: '/opinit.ophost.v1.MsgFinalizeTokenWithdrawal',
       value: MsgFinalizeTokenWithdrawal.encode(
-        MsgFinalizeTokenWithdrawal.fromPartial({
-          sender: alice!.address,
-          bridgeId: BigInt(proof.bridge_id),
-          outputIndex: BigInt(proof.output_index),
-          withdrawalProofs: (proof.withdrawal_proofs as string[]).map((p) => Buffer.from(p, 'base64')),
-          from: proof.from,
-          to: proof.to,
-          sequence: BigInt(proof.sequence),
-          amount: proof.amount,
-          version: Buffer.from(proof.version, 'base64'),
-          storageRoot: Buffer.from(proof.storage_root, 'base64'),
-          lastBlockHash: Buffer.from(proof.last_block_hash, 'base64'),
-        }),
+        MsgFinalizeTokenWithdrawal.fromPartial(withdrawalClaim(proof, alice!.address)),
       ).finish(),
     });
     await steps(1);

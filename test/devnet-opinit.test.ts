@@ -24,6 +24,7 @@ import {
   type OpinitTestbed,
   type OpinitTestbedChain,
 } from '../src/devnet/opinit/testbed.js';
+import { withdrawalClaim, withdrawalProof } from '../src/devnet/test-support/withdrawal.js';
 
 /**
  * Acceptance for OPinit: deposits (plain, with a hook, with a failing hook) and a withdrawal, signed by
@@ -297,19 +298,7 @@ describe('OPinit withdrawals', () => {
     expect(await balance(bed.child, bob!.address, l2)).toBe(600_000n);
     await steps(2); // the output covering the withdrawal is proposed and committed
 
-    const proof = (await (await fetch(`${bed.executorUrl}/withdrawal/${initiated.l2_sequence}`)).json()) as {
-      sequence: number;
-      from: string;
-      to: string;
-      amount: { denom: string; amount: string };
-      output_index: number;
-      bridge_id: number;
-      withdrawal_proofs: string[];
-      version: string;
-      storage_root: string;
-      last_block_hash: string;
-      tx_hash: string;
-    };
+    const proof = await withdrawalProof(bed.executorUrl, initiated.l2_sequence!);
     expect(proof.output_index).toBeGreaterThan(0);
     expect(proof.tx_hash).toBe(withdrawHash);
     expect(proof.amount).toEqual({ denom: hostDenom, amount: '400000' });
@@ -324,19 +313,7 @@ describe('OPinit withdrawals', () => {
       signWithCosmjs(bed.host, alice!, [
         {
           typeUrl: '/opinit.ophost.v1.MsgFinalizeTokenWithdrawal',
-          value: {
-            sender: alice!.address,
-            bridgeId: BigInt(proof.bridge_id),
-            outputIndex: BigInt(proof.output_index),
-            withdrawalProofs: proof.withdrawal_proofs.map((p) => Buffer.from(p, 'base64')),
-            from: proof.from,
-            to: proof.to,
-            sequence: BigInt(proof.sequence),
-            amount: proof.amount,
-            version: Buffer.from(proof.version, 'base64'),
-            storageRoot: Buffer.from(proof.storage_root, 'base64'),
-            lastBlockHash: Buffer.from(proof.last_block_hash, 'base64'),
-          },
+          value: withdrawalClaim(proof, alice!.address),
         },
       ]);
 

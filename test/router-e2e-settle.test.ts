@@ -3,6 +3,7 @@ import { startRouter } from '../src/cli/router.js';
 import { silentLogger } from '../src/common/logger.js';
 import { createShutdown, type Shutdown } from '../src/common/shutdown.js';
 import type { Devnet, DevnetChain } from '../src/devnet/devnet.js';
+import { withdrawalClaim, withdrawalProof } from '../src/devnet/test-support/withdrawal.js';
 import { loadRouterConfig } from '../src/router/config.js';
 import { ibcDenomOf, l2DenomOf, parseIbcPath } from '../src/router/graph/denoms.js';
 import { latestTimeNs } from './ibc-support.js';
@@ -95,23 +96,11 @@ describe('weft router: an OPinit withdrawal, claimed after the finalization peri
     const claimHash = await until(
       'the output to finalize and the claim to land',
       async () => {
-        const proof = (await (await fetch(`${bridge.executor_uri}/withdrawal/${sequence}`)).json()) as any;
+        const proof = await withdrawalProof(bridge.executor_uri, sequence);
         if (!proof.output_index) return undefined;
         const claim = {
           typeUrl: '/opinit.ophost.v1.MsgFinalizeTokenWithdrawal',
-          value: {
-            sender: owner.address,
-            bridgeId: BigInt(proof.bridge_id),
-            outputIndex: BigInt(proof.output_index),
-            withdrawalProofs: proof.withdrawal_proofs.map((p: string) => Buffer.from(p, 'base64')),
-            from: proof.from,
-            to: proof.to,
-            sequence: BigInt(proof.sequence),
-            amount: proof.amount,
-            version: Buffer.from(proof.version, 'base64'),
-            storageRoot: Buffer.from(proof.storage_root, 'base64'),
-            lastBlockHash: Buffer.from(proof.last_block_hash, 'base64'),
-          },
+          value: withdrawalClaim(proof, owner.address),
         };
         // Refused until the output's finalization period has passed; asked again then.
         return signAndBroadcast(l1, owner, [claim], 'direct', true).then(async (hash) => {
