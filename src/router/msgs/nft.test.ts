@@ -1,7 +1,4 @@
 import { rmSync } from 'node:fs';
-import { Registry } from '@cosmjs/proto-signing';
-import { AminoTypes } from '@cosmjs/stargate';
-import { aminoConverters, protoRegistry } from '@initia/amino-converter';
 import { decodeFunctionData, getAddress, parseAbi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromBech32, toBech32 } from '../../chain/address.js';
@@ -10,10 +7,14 @@ import { createHopGraph } from '../graph/hops.js';
 import { loadRegistry } from '../registry/load.js';
 import type { RouterRegistry } from '../registry/types.js';
 import {
+  alice,
+  aminoTypes,
+  bob,
   ICS721_CONTRACT,
   NFT_EVM,
   NFT_L1,
   NFT_WASM,
+  protos,
   WASM_PORT,
   writeNftRegistry,
 } from '../test-support/nft-registry.js';
@@ -21,18 +22,6 @@ import { buildNftTransferMsgs, NFT_TRANSFER_TYPE_URL, type NftTransferRequest } 
 
 /** ICS-721 channels read from an initia-registry folder, and the NFT transfer msgs built over them. */
 
-const aminoTypes = new AminoTypes(aminoConverters);
-// amino-converter types its registry with its own copy of @cosmjs/proto-signing: the same shapes.
-const protos = new Registry(protoRegistry as never);
-
-const alice = toBech32(
-  'init',
-  Uint8Array.from({ length: 20 }, (_, i) => i + 1),
-);
-const bob = toBech32(
-  'init',
-  Uint8Array.from({ length: 20 }, (_, i) => 40 - i),
-);
 const NOW = 1_900_000_000_000;
 let dir: string;
 let registry: RouterRegistry;

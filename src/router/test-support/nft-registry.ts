@@ -1,7 +1,25 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Registry } from '@cosmjs/proto-signing';
+import { AminoTypes } from '@cosmjs/stargate';
+import { aminoConverters, protoRegistry } from '@initia/amino-converter';
 import { toBech32 } from '../../chain/address.js';
+
+/** What a wallet decodes the answered msgs with, and the proto registry it encodes them with. */
+export const aminoTypes = new AminoTypes(aminoConverters);
+// amino-converter types its registry with its own copy of @cosmjs/proto-signing: the same shapes.
+export const protos = new Registry(protoRegistry as never);
+
+/** Two accounts of the L1. */
+export const alice = toBech32(
+  'init',
+  Uint8Array.from({ length: 20 }, (_, i) => i + 1),
+);
+export const bob = toBech32(
+  'init',
+  Uint8Array.from({ length: 20 }, (_, i) => 40 - i),
+);
 
 /**
  * An initia-registry folder with ICS-721 channels, which the devnet has none of: a Move L1, an EVM rollup

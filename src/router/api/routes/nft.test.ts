@@ -1,25 +1,20 @@
 import { rmSync } from 'node:fs';
-import { Registry } from '@cosmjs/proto-signing';
-import { AminoTypes } from '@cosmjs/stargate';
-import { aminoConverters, protoRegistry } from '@initia/amino-converter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toBech32 } from '../../../chain/address.js';
 import { loadRegistry } from '../../registry/load.js';
-import { NFT_EVM, NFT_L1, NFT_WASM, writeNftRegistry } from '../../test-support/nft-registry.js';
+import {
+  alice,
+  aminoTypes,
+  bob,
+  NFT_EVM,
+  NFT_L1,
+  NFT_WASM,
+  protos,
+  writeNftRegistry,
+} from '../../test-support/nft-registry.js';
 import { createRouterServer, type RouterServer } from '../server.js';
 
 /** `POST /nft` over a registry with ICS-721 channels, answered as InterwovenKit and initia.js read it. */
 
-const aminoTypes = new AminoTypes(aminoConverters);
-const protos = new Registry(protoRegistry as never);
-const alice = toBech32(
-  'init',
-  Uint8Array.from({ length: 20 }, (_, i) => i + 1),
-);
-const bob = toBech32(
-  'init',
-  Uint8Array.from({ length: 20 }, (_, i) => 40 - i),
-);
 let dir: string;
 let server: RouterServer;
 
