@@ -6,9 +6,10 @@ import type { Devnet } from '../../devnet/devnet.js';
 import { testDevnet } from '../../devnet/test-support/devnet.js';
 import { until } from '../../devnet/test-support/until.js';
 import { type Db, openDb } from '../../store/db.js';
+import { useTestDb } from '../../store/test-support/backends.js';
 import { trackingRoutes } from './routes.js';
 import { startTracker, type Tracker, type TrackerOptions } from './tracker.js';
-import { createTransferStore, migrateTracking, ROUTER_SCHEMA } from './transfer-store.js';
+import { createTransferStore, migrateTracking, ROUTER_SCHEMA, type TransferStore } from './transfer-store.js';
 import type { TrackedChain } from './types.js';
 
 /**
@@ -52,6 +53,26 @@ async function serve(options: Partial<TrackerOptions>) {
   app = Fastify();
   await app.register(trackingRoutes({ tracker }));
   await app.ready();
+}
+
+/** Five never-seen transfers, 1 … 5 h old once abandoned: deleted two at a time beyond 2.5 h. */
+async function batches(rows: TransferStore) {
+  for (let i = 0; i < 5; i++) await rows.track(chain.chainId, hash().toLowerCase());
+  expect(await rows.countUnseen(3)).toBe(3);
+  expect(await rows.countUnseen(100)).toBe(5);
+  await db.query(
+    `UPDATE tracked_transfer SET state = 'STATE_ABANDONED', terminal = true, owner = NULL, lease_until = NULL,
+       updated_at = now() - (id * interval '1 hour')`,
+  );
+  expect(await rows.countUnseen(100)).toBe(0);
+  const ids = async () =>
+    (await db.query<{ id: string }>(`SELECT id FROM tracked_transfer ORDER BY id`)).map((r) => String(r.id));
+  const all = await ids();
+  expect(await rows.deleteUnseenAbandoned(3_600_000 * 2.5, 2)).toBe(2);
+  expect(await ids()).toEqual(all.slice(0, 3));
+  expect(await rows.deleteUnseenAbandoned(3_600_000 * 2.5, 2)).toBe(1);
+  expect(await rows.deleteUnseenAbandoned(3_600_000 * 2.5, 2)).toBe(0);
+  expect(await ids()).toEqual(all.slice(0, 2));
 }
 
 const hash = () => randomBytes(32).toString('hex').toUpperCase();
@@ -133,20 +154,16 @@ describe('transfers whose source tx is never seen', () => {
     ).toBe(0);
   }, 30_000);
 
-  it('deletes in bounded batches, oldest first', async () => {
-    const rows = await store();
-    for (let i = 0; i < 5; i++) await rows.track(chain.chainId, hash().toLowerCase());
-    await db.query(
-      `UPDATE tracked_transfer SET state = 'STATE_ABANDONED', terminal = true, owner = NULL, lease_until = NULL,
-         updated_at = now() - (id * interval '1 hour')`,
-    );
-    const oldest = await db.query<{ id: string }>(`SELECT id FROM tracked_transfer ORDER BY id DESC LIMIT 2`);
-    expect(await rows.deleteUnseenAbandoned(3_600_000 * 2.5, 2)).toBe(2);
-    const left = await db.query<{ id: string }>(`SELECT id FROM tracked_transfer ORDER BY id`);
-    expect(left.map((r) => String(r.id))).not.toContain(String(oldest[0]!.id));
-    expect(left.map((r) => String(r.id))).not.toContain(String(oldest[1]!.id));
-    expect(await rows.deleteUnseenAbandoned(3_600_000 * 2.5, 2)).toBe(1);
-    expect(await rows.deleteUnseenAbandoned(3_600_000 * 2.5, 2)).toBe(0);
-    expect(await count()).toBe(2);
+  it('deletes in bounded batches, oldest first, and counts the unseen ones up to a limit', async () => {
+    await batches(await store());
+  });
+});
+
+describe('the same store queries on PostgreSQL', () => {
+  const pg = useTestDb('postgres');
+  it('deletes in bounded batches, oldest first, and counts the unseen ones up to a limit', async () => {
+    db = await openDb({ dsn: pg.dsn()!, schema: ROUTER_SCHEMA, poolSize: 2 });
+    await migrateTracking(db);
+    await batches(createTransferStore(db));
   });
 });
