@@ -5,6 +5,7 @@ import {
   lookupsOf,
   lookupsToRun,
   PACKET_DELIVERED_TOPIC,
+  runLookups,
   settleCovered,
 } from './catch-up.js';
 import { chainDirectory, waitKeys } from './evidence.js';
@@ -133,6 +134,49 @@ describe('catch-up look-ups', () => {
     expect(lookupsToRun(progress, chains, new Set()).map((l) => l.chainId)).toEqual(['c-1']);
     const queued = new Set(lookupsToRun(progress, chains, new Set()).map((l) => l.id));
     expect(lookupsToRun(progress, chains, queued)).toEqual([]);
+  });
+
+  it('runs look-ups in turn: a refused one counts as done, one to retry does not', async () => {
+    const progress: TransferProgress = {
+      watch: {},
+      hops: [{ kind: 'ibc', fromChainId: 'l1-1', ...packet, sequence: '1', send: sent('l1-1') }],
+    };
+    const [l2, c1, l1] = lookupsOf(progress, chains);
+    const tx = { tx: sent('l2-1'), events: [] };
+    const failures: string[] = [];
+    const { found, done } = await runLookups(
+      [l2!, c1!, l1!],
+      async (lookup) => {
+        if (lookup === l2) return [tx];
+        throw new Error(lookup === c1 ? 'node down' : 'index off');
+      },
+      {
+        live: () => true,
+        awaits: () => true,
+        failed(lookup, err) {
+          failures.push(`${lookup.chainId}: ${(err as Error).message}`);
+          return lookup === c1;
+        },
+      },
+    );
+    expect(found).toEqual([tx]);
+    expect(done).toEqual([l2, l1]);
+    expect(failures).toEqual(['c-1: node down', 'l1-1: index off']);
+
+    // A key no longer awaited is not asked for; a stopped tracker asks nothing more.
+    const skipped = await runLookups([l2!], async () => [tx], {
+      live: () => true,
+      awaits: () => false,
+      failed: () => true,
+    });
+    expect(skipped).toEqual({ found: [], done: [l2] });
+    expect(
+      await runLookups([l2!], async () => [tx], {
+        live: () => false,
+        awaits: () => true,
+        failed: () => true,
+      }),
+    ).toEqual({ found: [], done: [] });
   });
 
   it('runs at most `concurrency` look-ups at once, in order, and drains', async () => {

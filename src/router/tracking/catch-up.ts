@@ -152,13 +152,19 @@ export const lookupsToRun = (progress: TransferProgress, chains: ChainDirectory,
   lookupsOf(progress, chains).filter((l) => !progress.searched?.includes(l.id) && !queued.has(l.id));
 
 /**
- * Runs look-ups one after another: the txs found, and the look-ups done (one whose key is no longer
- * awaited counts as done; one that failed does not, so it is asked again later).
+ * Runs look-ups one after another: the txs found, and the look-ups done. One whose key is no longer
+ * awaited counts as done; one that failed counts as done when `failed` says a retry would not help
+ * (the node refuses the query, e.g. its tx index is off), else it is asked again later.
  */
 export async function runLookups(
   todo: readonly Lookup[],
   search: (lookup: Lookup) => Promise<TxEvents[]>,
-  options: { live(): boolean; awaits(key: string): boolean; failed(lookup: Lookup, err: unknown): void },
+  options: {
+    live(): boolean;
+    awaits(key: string): boolean;
+    /** True to retry later. */
+    failed(lookup: Lookup, err: unknown): boolean;
+  },
 ): Promise<{ found: TxEvents[]; done: Lookup[] }> {
   const found: TxEvents[] = [];
   const done: Lookup[] = [];
@@ -168,7 +174,7 @@ export async function runLookups(
       if (options.awaits(lookup.key)) found.push(...(await search(lookup)));
       done.push(lookup);
     } catch (err) {
-      options.failed(lookup, err);
+      if (!options.failed(lookup, err)) done.push(lookup);
     }
   }
   return { found, done };

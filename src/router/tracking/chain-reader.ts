@@ -55,7 +55,7 @@ export interface ChainReader {
 export const normalizeHash = (hash: string) => hash.replace(/^0x/i, '').toLowerCase();
 
 /** Blocks per `eth_getLogs` call of a look-up (nodes cap the range; minievm's default is far above). */
-export const LOG_SPAN = 2_000;
+const LOG_SPAN = 2_000;
 /** Chains' clocks may disagree: a scan back goes this far before the hop's send. */
 const CLOCK_SLACK_S = 120;
 /** Pages of `/tx_search` read per query: a look-up names one packet or sequence, so a few txs at most. */

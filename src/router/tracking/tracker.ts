@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { errorMessage } from '../../common/errors.js';
+import { errorMessage, isRetryable } from '../../common/errors.js';
 import type { Logger } from '../../common/logger.js';
 import type { Db } from '../../store/db.js';
 import { createLookupQueue, lookupsToRun, runLookups, settleCovered } from './catch-up.js';
@@ -197,11 +197,15 @@ export async function startTracker(options: TrackerOptions): Promise<Tracker> {
         live: () => !entry.dropped && !stopped,
         awaits: (key) => entry.keys.has(key),
         failed(lookup, err) {
-          entry.retry = true;
-          logger.debug(
+          const retry = isRetryable(err);
+          entry.retry ||= retry;
+          logger[retry ? 'debug' : 'warn'](
             { id: entry.transfer.id, lookup: lookup.id, err: errorMessage(err) },
-            'tracking: look-up failed',
+            retry
+              ? 'tracking: look-up failed; retrying'
+              : 'tracking: the node refuses a look-up; relying on the followers',
           );
+          return retry;
         },
       });
       void serial(entry, async () => {
