@@ -9,7 +9,10 @@ import {
   troubleOfStatus,
 } from './endpoints.js';
 
-/** CometBFT v0.38 RPC (URI calls): the chain head and the two per-height documents an indexer reads. */
+/**
+ * CometBFT v0.38 RPC (URI calls): the chain head, the two per-height documents an indexer reads, and
+ * `/tx_search` over the node's tx index.
+ */
 
 export interface CometStatus {
   /** `node_info.network`. */
@@ -25,12 +28,33 @@ export interface CometBlock {
   block: { header: Record<string, any>; data: { txs: string[] | null }; [key: string]: unknown };
 }
 
+/** One tx of a `/tx_search` answer. */
+export interface CometTxResult {
+  /** Uppercase hex. */
+  hash: string;
+  height: number;
+  index: number;
+  /** `tx_result`: `code`, `log`, `events`, … as the node wrote them. */
+  txResult: Record<string, any>;
+}
+
+export interface TxSearchOptions {
+  /** 1-based (default 1). */
+  page?: number;
+  /** 1 … 100 (default 30, CometBFT's). */
+  perPage?: number;
+  orderBy?: 'asc' | 'desc';
+  signal?: AbortSignal;
+}
+
 export interface CometClient {
   readonly endpoints: Endpoints;
   status(signal?: AbortSignal): Promise<CometStatus>;
   block(height: number, signal?: AbortSignal): Promise<CometBlock>;
   /** `/block_results` result (`txs_results`, `finalize_block_events`, …). */
   blockResults(height: number, signal?: AbortSignal): Promise<Record<string, any>>;
+  /** `/tx_search` of an event query (`recv_packet.packet_sequence='5' AND …`): one page and the total. */
+  txSearch(query: string, options?: TxSearchOptions): Promise<{ txs: CometTxResult[]; totalCount: number }>;
 }
 
 /** A CometBFT answer: `result`, or its `error.data` read for the height signals. */
@@ -71,5 +95,19 @@ export function createCometClient(urls: readonly string[], options: EndpointsOpt
     },
     block: (height, signal) => get(`/block?height=${height}`, signal),
     blockResults: (height, signal) => get(`/block_results?height=${height}`, signal),
+    async txSearch(query, options = {}) {
+      const params = new URLSearchParams({ query: JSON.stringify(query) });
+      if (options.page !== undefined) params.set('page', String(options.page));
+      if (options.perPage !== undefined) params.set('per_page', String(options.perPage));
+      if (options.orderBy) params.set('order_by', JSON.stringify(options.orderBy));
+      const result = await get(`/tx_search?${params}`, options.signal);
+      const txs = ((result.txs ?? []) as Array<Record<string, any>>).map((tx) => ({
+        hash: String(tx.hash).toUpperCase(),
+        height: Number(tx.height),
+        index: Number(tx.index ?? 0),
+        txResult: (tx.tx_result ?? {}) as Record<string, any>,
+      }));
+      return { txs, totalCount: Number(result.total_count ?? txs.length) };
+    },
   };
 }

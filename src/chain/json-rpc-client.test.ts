@@ -35,6 +35,24 @@ describe('EVM JSON-RPC client', () => {
     expect(traces[0]!.result?.type).toMatch(/CALL|CREATE/);
   });
 
+  it('reads logs over a block range, filtered by topic and address', async () => {
+    const receiptLogs = (from: number, to: number) =>
+      [...Array(to - from + 1).keys()].flatMap((i) =>
+        chain.chain.getBlock(from + i)!.evm!.receipts.flatMap((r: any) => r.logs ?? []),
+      );
+    const expected = JSON.parse(JSON.stringify(receiptLogs(2, 10)));
+    expect(expected.length).toBeGreaterThan(1);
+    expect(await client().logs({ fromBlock: 2, toBlock: 10 })).toEqual(expected);
+    const first = expected[0];
+    const byTopic = await client().logs({ fromBlock: 2, toBlock: 10, topics: [first.topics[0]] });
+    expect(byTopic).toEqual(expected.filter((l: any) => l.topics[0] === first.topics[0]));
+    const byAddress = await client().logs({ fromBlock: 2, toBlock: 10, address: first.address });
+    expect(byAddress).toEqual(expected.filter((l: any) => l.address === first.address));
+    const none = await client().logs({ fromBlock: 2, toBlock: 10, topics: [`0x${'ab'.repeat(32)}`] });
+    expect(none).toEqual([]);
+    await expect(client().logs({ fromBlock: 5, toBlock: 3 })).rejects.toBeInstanceOf(NodeQueryError);
+  });
+
   it('says "not yet" beyond the head and refuses to trace genesis', async () => {
     await expect(client().blockReceipts(40)).rejects.toBeInstanceOf(FutureHeightError);
     await expect(client().traceBlock(40)).rejects.toBeInstanceOf(FutureHeightError);

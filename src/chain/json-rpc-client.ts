@@ -11,7 +11,10 @@ import {
   troubleOfStatus,
 } from './endpoints.js';
 
-/** EVM JSON-RPC (minievm): receipts and callTracer traces of a block, the head, and batched `balanceOf`. */
+/**
+ * EVM JSON-RPC (minievm): receipts and callTracer traces of a block, the head, logs over a block range, and
+ * batched `balanceOf`.
+ */
 
 export interface JsonRpcClientOptions extends EndpointsOptions {
   /** Timeout of `debug_traceBlockByNumber`, which can take long on a full block (default 10× timeoutMs). */
@@ -24,6 +27,14 @@ export interface BlockTrace {
   error?: string;
 }
 
+/** An `eth_getLogs` filter over a block range (topics positional, `null` for any, an array for one of). */
+export interface LogFilter {
+  fromBlock: number;
+  toBlock: number;
+  address?: string | string[];
+  topics?: Array<string | string[] | null>;
+}
+
 export interface JsonRpcClient {
   readonly endpoints: Endpoints;
   blockNumber(signal?: AbortSignal): Promise<number>;
@@ -33,6 +44,8 @@ export interface JsonRpcClient {
   blockTimestamp(height: number, signal?: AbortSignal): Promise<number>;
   /** `eth_getTransactionReceipt`: the receipt, or null while the node has none. */
   transactionReceipt(hash: string, signal?: AbortSignal): Promise<Record<string, any> | null>;
+  /** `eth_getLogs`: the logs of the range, in block order. */
+  logs(filter: LogFilter, signal?: AbortSignal): Promise<Array<Record<string, any>>>;
   /** `debug_traceBlockByNumber` with callTracer: one entry per Ethereum tx, in block order. */
   traceBlock(height: number, signal?: AbortSignal): Promise<BlockTrace[]>;
   /**
@@ -169,6 +182,15 @@ export function createJsonRpcClient(urls: readonly string[], options: JsonRpcCli
     },
     async transactionReceipt(hash, signal) {
       return (await call('eth_getTransactionReceipt', [hash], { signal })) ?? null;
+    },
+    async logs(filter, signal) {
+      const params = {
+        fromBlock: hex(filter.fromBlock),
+        toBlock: hex(filter.toBlock),
+        ...(filter.address ? { address: filter.address } : {}),
+        ...(filter.topics ? { topics: filter.topics } : {}),
+      };
+      return (await call('eth_getLogs', [params], { signal })) ?? [];
     },
     traceBlock: (height, signal) =>
       call('debug_traceBlockByNumber', [hex(height), { tracer: 'callTracer' }], {

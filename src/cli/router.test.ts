@@ -116,6 +116,37 @@ describe('weft router', () => {
     }
   });
 
+  it('caps the tracked txs not yet seen on chain (ROUTER_TRACKING_MAX_UNSEEN) and reads the retention', async () => {
+    const defaults = loadRouterConfig({ argv: ['--registry', dir], env: {} });
+    expect(defaults).toMatchObject({ trackingUnseenRetentionMs: 3_600_000, trackingMaxUnseen: 10_000 });
+    expect(
+      loadRouterConfig({ argv: ['--registry', dir, '--tracking-unseen-retention', '5000'], env: {} })
+        .trackingUnseenRetentionMs,
+    ).toBe(5000);
+    const config = loadRouterConfig({
+      argv: ['--registry', writeRegistry(), '--port', '0', '--data-dir', 'memory://'],
+      env: { ROUTER_TRACKING_MAX_UNSEEN: '1' },
+    });
+    const shutdown = createShutdown(silentLogger());
+    try {
+      const { url } = await startRouter(config, { logger: silentLogger(), shutdown });
+      const track = (hash: string) =>
+        fetch(`${url}/v2/tx/track`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ tx_hash: hash, chain_id: 'l1-1' }),
+        });
+      expect((await track('CD'.repeat(32))).status).toBe(200);
+      const refused = await track('EF'.repeat(32));
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('60');
+      expect(((await refused.json()) as { code: number }).code).toBe(8);
+      expect((await track('CD'.repeat(32))).status).toBe(200);
+    } finally {
+      await shutdown.kill();
+    }
+  });
+
   it('stops at start with one line naming a bad setting', () => {
     expect(() => loadRouterConfig({ argv: [], env: {} })).toThrow(
       'invalid configuration: REGISTRY: required',

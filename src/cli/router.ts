@@ -47,6 +47,8 @@ export async function startRouter(config: RouterConfig, deps: StartRouterDeps): 
     logger: deps.logger.child({ part: 'tracking' }),
     timeoutMs: config.nodeTimeoutMs,
     leaseMs: config.trackingLeaseMs,
+    unseenRetentionMs: config.trackingUnseenRetentionMs,
+    maxUnseen: config.trackingMaxUnseen,
   });
   deps.shutdown.add(() => tracker.stop());
   const server = await createRouterServer({

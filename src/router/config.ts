@@ -53,6 +53,22 @@ export const routerSettings = {
     parse: parse.int(1000, 600_000),
     default: 15_000,
   },
+  trackingUnseenRetentionMs: {
+    flag: 'tracking-unseen-retention',
+    env: 'ROUTER_TRACKING_UNSEEN_RETENTION_MS',
+    description:
+      'how long an abandoned tracked transfer whose source tx was never seen is kept before it is deleted, ms',
+    parse: parse.int(1000, 2_592_000_000),
+    default: 3_600_000,
+  },
+  trackingMaxUnseen: {
+    flag: 'tracking-max-unseen',
+    env: 'ROUTER_TRACKING_MAX_UNSEEN',
+    description:
+      'most tracked transfers awaiting their source tx (not abandoned); tracking a new tx beyond it answers 429',
+    parse: parse.int(1, 100_000_000),
+    default: 10_000,
+  },
   dbDsn: storeSettings.dbDsn,
   // The embedded store of its own: an indexer may hold the default one open.
   dataDir: { ...storeSettings.dataDir, default: `${DEFAULT_DATA_DIR}-router` },

@@ -2,13 +2,21 @@ import { createHash } from 'node:crypto';
 import { type CometClient, createCometClient } from '../../chain/comet-client.js';
 import { createJsonRpcClient, type JsonRpcClient } from '../../chain/json-rpc-client.js';
 import { createRestClient, type RestClient } from '../../chain/rest-client.js';
-import { type AbciEvent, eventsOfCosmosTx, eventsOfEvmLogs, type TrackEvent } from './chain-events.js';
+import type { Lookup } from './catch-up.js';
+import {
+  type AbciEvent,
+  eventsOfCosmosTx,
+  eventsOfEvmLogs,
+  keyOfEvent,
+  type TrackEvent,
+} from './chain-events.js';
 import type { ChainTx, TrackedChain } from './types.js';
 
 /**
  * What the tracker reads of one chain, through the node clients the indexer uses: the head, the transfer
- * events of a block (CometBFT `/block` + `/block_results`, and on EVM chains the block's receipts), and
- * one tx by hash (Cosmos REST `GetTx`, or `eth_getTransactionReceipt`).
+ * events of a block (CometBFT `/block` + `/block_results`, and on EVM chains the block's receipts), one
+ * tx by hash (Cosmos REST `GetTx`, or `eth_getTransactionReceipt`), and the txs a catch-up look-up names
+ * (`/tx_search`, or `eth_getLogs` scanned back in spans of `LOG_SPAN` blocks).
  */
 
 export interface TxEvents {
@@ -18,6 +26,8 @@ export interface TxEvents {
 
 export interface BlockEvents {
   height: number;
+  /** The block's time (RFC 3339) where it came with the block (CometBFT headers; EVM blocks with events). */
+  time?: string;
   /** Every tx hash of the block, normalised (lowercase, no 0x): source txs awaited are found here. */
   hashes: string[];
   /** The txs that carry transfer events. */
@@ -50,10 +60,19 @@ export interface ChainReader {
   block(height: number): Promise<BlockEvents>;
   /** The tx, or undefined while the chain has none of that hash. */
   sourceTx(hash: string): Promise<SourceTx | undefined>;
+  /** The txs with an event answering `lookup.key`, found without reading the chain block by block. */
+  search(lookup: Lookup): Promise<TxEvents[]>;
   close(): Promise<void>;
 }
 
 export const normalizeHash = (hash: string) => hash.replace(/^0x/i, '').toLowerCase();
+
+/** Blocks per `eth_getLogs` call of a look-up (nodes cap the range; minievm's default is far above). */
+const LOG_SPAN = 2_000;
+/** Chains' clocks may disagree: a scan back goes this far before the hop's send. */
+const CLOCK_SLACK_S = 120;
+/** Pages of `/tx_search` read per query: a look-up names one packet or sequence, so a few txs at most. */
+const MAX_PAGES = 5;
 
 const isoOfSeconds = (seconds: number) => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
 
@@ -77,7 +96,7 @@ export function createChainReader(chain: TrackedChain, options: { timeoutMs: num
       if (events.length === 0) continue;
       txs.push({ tx: { chainId, txHash: hashes[i]!.toUpperCase(), height, time }, events });
     }
-    return { height, hashes, txs };
+    return { height, time, hashes, txs };
   };
 
   const evmBlock = async (height: number, time?: string): Promise<BlockEvents> => {
@@ -94,10 +113,42 @@ export function createChainReader(chain: TrackedChain, options: { timeoutMs: num
         events,
       });
     }
-    return { height, hashes, txs };
+    return { height, time, hashes, txs };
   };
 
-  return {
+  const answers = (events: readonly TrackEvent[], key: string) =>
+    events.some((e) => keyOfEvent(e, chainId) === key);
+
+  /** Heights of the txs `/tx_search` finds for the queries whose events answer the key. */
+  const searchHeights = async (lookup: Lookup, heights: Set<number>) => {
+    for (const query of lookup.queries ?? []) {
+      for (let page = 1; page <= MAX_PAGES; page++) {
+        const { txs, totalCount } = await comet!.txSearch(query, { page, perPage: 100 });
+        for (const tx of txs) {
+          if (Number(tx.txResult.code ?? 0) !== 0) continue;
+          if (answers(eventsOfCosmosTx((tx.txResult.events ?? []) as AbciEvent[]), lookup.key))
+            heights.add(tx.height);
+        }
+        if (txs.length === 0 || page * 100 >= totalCount) break;
+      }
+    }
+  };
+
+  /** Scans logs back from the head, a span at a time, until found or past the hop's send. */
+  const scanLogs = async (lookup: Lookup, heights: Set<number>) => {
+    const since = Date.parse(lookup.since) / 1000 - CLOCK_SLACK_S;
+    for (let to = await evm!.blockNumber(); to >= 1; ) {
+      const from = Math.max(1, to - LOG_SPAN + 1);
+      for (const log of await evm!.logs({ fromBlock: from, toBlock: to, topics: [lookup.topic!] }))
+        if (answers(eventsOfEvmLogs([log as { topics: `0x${string}`[]; data: `0x${string}` }]), lookup.key))
+          heights.add(Number(log.blockNumber));
+      if (heights.size > 0 || from === 1 || !(since > 0)) return;
+      if ((await evm!.blockTimestamp(from)) < since) return;
+      to = from - 1;
+    }
+  };
+
+  const reader: ChainReader = {
     chain,
     async head() {
       if (comet) return (await comet.status()).latestHeight;
@@ -108,7 +159,7 @@ export function createChainReader(chain: TrackedChain, options: { timeoutMs: num
       const cosmos = await cosmosBlock(height);
       if (!evm) return cosmos;
       const eth = await evmBlock(height, cosmos.txs[0]?.tx.time);
-      return { height, hashes: [...cosmos.hashes, ...eth.hashes], txs: [...cosmos.txs, ...eth.txs] };
+      return { ...cosmos, hashes: [...cosmos.hashes, ...eth.hashes], txs: [...cosmos.txs, ...eth.txs] };
     },
     async sourceTx(hash) {
       const bare = normalizeHash(hash);
@@ -149,8 +200,18 @@ export function createChainReader(chain: TrackedChain, options: { timeoutMs: num
       }
       return undefined;
     },
+    async search(lookup) {
+      const heights = new Set<number>();
+      if (lookup.queries && comet) await searchHeights(lookup, heights);
+      if (lookup.topic && evm) await scanLogs(lookup, heights);
+      const found: TxEvents[] = [];
+      for (const height of [...heights].sort((a, b) => a - b))
+        for (const tx of (await reader.block(height)).txs) if (answers(tx.events, lookup.key)) found.push(tx);
+      return found;
+    },
     async close() {
       await Promise.all([comet?.endpoints.close(), rest?.endpoints.close(), evm?.endpoints.close()]);
     },
   };
+  return reader;
 }

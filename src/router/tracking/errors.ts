@@ -38,3 +38,21 @@ export class InvalidTxHashError extends BaseError {
     );
   }
 }
+
+/**
+ * `POST /v2/tx/track` of a new tx while the transfers awaiting their source tx are at the cap: a client
+ * tracking hashes that never land would grow the table without end (HTTP 429, Retry-After).
+ */
+export class TooManyUnseenError extends BaseError {
+  override name = 'TooManyUnseenError';
+  constructor(
+    max: number,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(
+      'WEFT_ERR_TOO_MANY_UNSEEN',
+      `too many tracked txs not yet seen on chain (at most ${max}): retry once some have landed or were abandoned`,
+      { status: 429, retryable: true, grpcCode: GrpcCode.RESOURCE_EXHAUSTED },
+    );
+  }
+}

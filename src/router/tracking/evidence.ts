@@ -16,6 +16,7 @@ import type { ChainTx, Hop, IbcHop, TrackedChain, TransferProgress } from './typ
  */
 
 export interface ChainDirectory {
+  all(): readonly TrackedChain[];
   byBridgeId(bridgeId: string): TrackedChain | undefined;
   byEid(eid: number): TrackedChain | undefined;
   get(chainId: string): TrackedChain | undefined;
@@ -26,6 +27,7 @@ export interface ChainDirectory {
 export function chainDirectory(chains: readonly TrackedChain[]): ChainDirectory {
   const byId = new Map(chains.map((c) => [c.chainId, c]));
   return {
+    all: () => chains,
     get: (chainId) => byId.get(chainId),
     byBridgeId: (id) => chains.find((c) => c.opBridgeId === id),
     byEid: (eid) => chains.find((c) => c.omnichainEid === eid),
@@ -148,6 +150,8 @@ export function applyTx(progress: TransferProgress, tx: ChainTx, events: readonl
         }
       } else if (hop.kind === 'omnichain' && 'nonce' in event && event.type !== 'omni_sent') {
         if (event.srcEid !== hop.srcEid || event.sender !== hop.sender || event.nonce !== hop.nonce) continue;
+        // Nonces repeat across destinations: only the hop's destination answers it.
+        if (hop.toChainId !== undefined && tx.chainId !== hop.toChainId) continue;
         changed = record(hop, 'toChainId', tx.chainId) || changed;
         if (event.type === 'omni_verified') changed = record(hop, 'verify', tx) || changed;
         else if (event.type === 'omni_delivered') changed = record(hop, 'receive', tx) || changed;
@@ -208,6 +212,8 @@ export function waitKeys(hop: Hop): string[] {
         return [opWithdrawalKey(hop.bridgeId, hop.refundSequence)];
       return [];
     case 'omnichain':
-      return hop.receive ? [] : [omnichainKey(hop.srcEid, hop.sender, hop.nonce)];
+      return hop.receive || !hop.toChainId
+        ? []
+        : [omnichainKey(hop.toChainId, hop.srcEid, hop.sender, hop.nonce)];
   }
 }

@@ -9,13 +9,24 @@ import type { BlockEvents, ChainReader, TxEvents } from './chain-reader.js';
  * transfer events of the last `retainBlocks` blocks stay in memory by key, so a hop discovered after its
  * evidence landed (a transfer tracked late, a forward seen on another chain first) is answered at once.
  * After a restart or a takeover the tracker rewinds a follower to the heights its transfers still wait
- * on; blocks read again are harmless (evidence is recorded idempotently).
+ * on; blocks read again are harmless (evidence is recorded idempotently). What is older than the window
+ * the tracker looks up directly (`catch-up.ts`); `covers` tells when it need not.
  */
+
+/** Clocks of chains and of this process may disagree by this much: `covers` keeps it as a margin. */
+const COVER_SLACK_MS = 60_000;
 
 export interface ChainFollower {
   readonly chainId: string;
   /** The next height to be read: evidence at or above it will come through `onBlock`. */
   nextHeight(): number;
+  /** The lowest height of the window (0 before the first read). */
+  windowStart(): number;
+  /**
+   * True when every block of the chain made at or after `sinceMs` is in the window or still to be read:
+   * the window starts at the first height, or its first block was made well before `sinceMs`.
+   */
+  covers(sinceMs: number): boolean;
   /** Buffered txs with an event answering `key`. */
   recent(key: string): TxEvents[];
   /** Reads the chain again from `height` (at least), before going on with new blocks. */
@@ -41,6 +52,8 @@ export function startChainFollower(options: FollowerOptions): ChainFollower {
   const batch = options.batchBlocks ?? 50;
   const byKey = new Map<string, TxEvents[]>();
   const keysAt = new Map<number, string[]>();
+  /** When each block of the window was made: its time, or (not known) when it was read, which is later. */
+  const madeAt = new Map<number, number>();
   let next = 0;
   let bufferStart = 0;
   let rewindTo: number | undefined;
@@ -77,10 +90,13 @@ export function startChainFollower(options: FollowerOptions): ChainFollower {
       }
       keysAt.delete(h);
     }
+    for (let h = bufferStart; h < height; h++) madeAt.delete(h);
   };
 
   const read = async (height: number) => {
     const block = await reader.block(height);
+    const made = block.time ? Date.parse(block.time) : Number.NaN;
+    if (!madeAt.has(height)) madeAt.set(height, Number.isFinite(made) ? made : Date.now());
     remember(block);
     await onBlock(block);
   };
@@ -146,6 +162,14 @@ export function startChainFollower(options: FollowerOptions): ChainFollower {
   return {
     chainId,
     nextHeight: () => next,
+    windowStart: () => bufferStart,
+    covers(sinceMs) {
+      if (next === 0) return false;
+      // A window from the first height holds the whole chain.
+      if (bufferStart <= 1) return true;
+      const at = madeAt.get(bufferStart);
+      return at !== undefined && at + COVER_SLACK_MS <= sinceMs;
+    },
     recent: (key) => byKey.get(key) ?? [],
     rewind(height) {
       const target = Math.max(1, height);

@@ -1,5 +1,10 @@
 export { trackedChain } from './chains.js';
-export { ChainNotSupportedError, InvalidTxHashError, TxNotTrackedError } from './errors.js';
+export {
+  ChainNotSupportedError,
+  InvalidTxHashError,
+  TooManyUnseenError,
+  TxNotTrackedError,
+} from './errors.js';
 export { trackingRoutes } from './routes.js';
 export { startTracker, type Tracker, type TrackerOptions } from './tracker.js';
 export { createTransferStore, migrateTracking, ROUTER_SCHEMA } from './transfer-store.js';

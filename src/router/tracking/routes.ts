@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { BaseError, errorMessage, GrpcCode } from '../../common/errors.js';
+import { TooManyUnseenError } from './errors.js';
 import { ErrorResponse, StatusQuery, StatusResponse, TrackRequest, TrackResponse } from './schemas.js';
 import type { Tracker } from './tracker.js';
 
@@ -11,6 +12,7 @@ import type { Tracker } from './tracker.js';
 
 const TAGS = ['Tracking'];
 const errors = { 400: ErrorResponse, 404: ErrorResponse, 500: ErrorResponse, 503: ErrorResponse };
+const trackErrors = { ...errors, 429: ErrorResponse };
 
 export function trackingRoutes(options: { tracker: Tracker }): FastifyPluginAsync {
   const { tracker } = options;
@@ -19,6 +21,8 @@ export function trackingRoutes(options: { tracker: Tracker }): FastifyPluginAsyn
 
     app.setErrorHandler((err, _request, reply) => {
       if (err instanceof BaseError) {
+        if (err instanceof TooManyUnseenError)
+          void reply.header('retry-after', String(err.retryAfterSeconds));
         const code =
           err.grpcCode ??
           (err.status === 404
@@ -45,9 +49,9 @@ export function trackingRoutes(options: { tracker: Tracker }): FastifyPluginAsyn
           tags: TAGS,
           summary: 'Track a transfer by its source tx',
           description:
-            'Starts durable tracking of the transfers a source tx initiates (idempotent: tracking a tracked tx answers the same; an abandoned one is tracked again).',
+            'Starts durable tracking of the transfers a source tx initiates (idempotent: tracking a tracked tx answers the same; an abandoned one is tracked again). A new tx while too many tracked txs are not yet seen on chain is a 429 (code 8) with Retry-After.',
           body: TrackRequest,
-          response: { 200: TrackResponse, ...errors },
+          response: { 200: TrackResponse, ...trackErrors },
         },
       },
       async (request) => tracker.track(request.body.chain_id, request.body.tx_hash),

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { errorMessage } from '../../common/errors.js';
+import { errorMessage, isRetryable } from '../../common/errors.js';
 import type { Logger } from '../../common/logger.js';
 import type { Db } from '../../store/db.js';
+import { createLookupQueue, lookupsToRun, runLookups, settleCovered } from './catch-up.js';
 import { keyOfEvent } from './chain-events.js';
 import {
   type BlockEvents,
@@ -11,7 +12,12 @@ import {
   normalizeHash,
   type TxEvents,
 } from './chain-reader.js';
-import { ChainNotSupportedError, InvalidTxHashError, TxNotTrackedError } from './errors.js';
+import {
+  ChainNotSupportedError,
+  InvalidTxHashError,
+  TooManyUnseenError,
+  TxNotTrackedError,
+} from './errors.js';
 import { applyTx, chainDirectory, hopsOfSourceTx, waitKeys } from './evidence.js';
 import { type ChainFollower, startChainFollower } from './follower.js';
 import { ibcHopState, outcomeOf } from './state.js';
@@ -42,7 +48,16 @@ export interface TrackerOptions {
   maxHeld?: number;
   /** How long the start waits for the chains' first answers (default 2 s). */
   readyWaitMs?: number;
+  /** Look-ups of evidence older than the followers' windows run at once at most (default 4). */
+  lookupConcurrency?: number;
+  /** Abandoned transfers whose source tx was never seen are deleted after this (default 1 h). */
+  unseenRetentionMs?: number;
+  /** Most transfers awaiting their source tx (not abandoned); `track` refuses new ones beyond (default 10,000). */
+  maxUnseen?: number;
 }
+
+/** Rows deleted per round of the periodic work. */
+const SWEEP_BATCH = 1_000;
 
 export interface Tracker {
   readonly owner: string;
@@ -62,6 +77,10 @@ interface Held {
   lastProgressMs: number;
   queue: Promise<void>;
   dropped: boolean;
+  /** Look-ups queued or running. */
+  seeking: Set<string>;
+  /** A look-up failed: the next claim round queues it again. */
+  retry: boolean;
 }
 
 /** A short signature of what a status shows: each advance is logged with it. */
@@ -84,6 +103,9 @@ export async function startTracker(options: TrackerOptions): Promise<Tracker> {
   const abandonAfterMs = options.abandonAfterMs ?? 600_000;
   const unseenAfterMs = options.unseenAfterMs ?? 300_000;
   const maxHeld = options.maxHeld ?? 100_000;
+  const unseenRetentionMs = options.unseenRetentionMs ?? 3_600_000;
+  const maxUnseen = options.maxUnseen ?? 10_000;
+  const lookups = createLookupQueue(options.lookupConcurrency ?? 4);
   const store = createTransferStore(db);
   const directory = chainDirectory(chains);
   const link = explorerLinks(chains);
@@ -134,13 +156,17 @@ export async function startTracker(options: TrackerOptions): Promise<Tracker> {
     return entry.queue;
   };
 
-  /** Saves new progress under the lease; losing the lease hands the transfer to its new holder. */
-  const save = async (entry: Held, progress: TransferProgress, progressed: boolean) => {
+  /**
+   * Saves new progress under the lease; losing the lease hands the transfer to its new holder. An advance
+   * goes to the audit; a note alone (the look-ups done) does not.
+   */
+  const save = async (entry: Held, progress: TransferProgress, progressed: boolean, advance = true) => {
+    settleCovered(progress, directory, (chainId, since) => followers.get(chainId)?.covers(since) ?? false);
     const state = outcomeOf(progress).state;
     const ok = await store.advance(
       owner,
       { id: entry.transfer.id, state, progress },
-      stepOf(progress, state),
+      advance ? stepOf(progress, state) : undefined,
       progressed,
     );
     if (!ok) {
@@ -153,9 +179,46 @@ export async function startTracker(options: TrackerOptions): Promise<Tracker> {
       drop(entry);
       return;
     }
-    // Evidence of a new hop (a forward) may already sit in a follower's recent blocks.
+    // Evidence of a new hop (a forward) may already sit in a follower's recent blocks, or be older.
     for (const key of index(entry))
       for (const f of followers.values()) for (const tx of f.recent(key)) await absorb(entry, tx);
+    if (!entry.dropped) seek(entry);
+  };
+
+  /** Queues, as one task, the look-ups of what the transfer waits on that were not done yet. */
+  const seek = (entry: Held) => {
+    entry.retry = false;
+    if (!entry.transfer.progress.source) return;
+    const todo = lookupsToRun(entry.transfer.progress, directory, entry.seeking);
+    if (todo.length === 0) return;
+    for (const l of todo) entry.seeking.add(l.id);
+    lookups.push(async () => {
+      const { found, done } = await runLookups(todo, (l) => readers.get(l.chainId)!.search(l), {
+        live: () => !entry.dropped && !stopped,
+        awaits: (key) => entry.keys.has(key),
+        failed(lookup, err) {
+          const retry = isRetryable(err);
+          entry.retry ||= retry;
+          logger[retry ? 'debug' : 'warn'](
+            { id: entry.transfer.id, lookup: lookup.id, err: errorMessage(err) },
+            retry
+              ? 'tracking: look-up failed; retrying'
+              : 'tracking: the node refuses a look-up; relying on the followers',
+          );
+          return retry;
+        },
+      });
+      void serial(entry, async () => {
+        for (const l of todo) entry.seeking.delete(l.id);
+        const progress = structuredClone(entry.transfer.progress);
+        let learnt = false;
+        for (const tx of found) learnt = applyTx(progress, tx.tx, tx.events) || learnt;
+        const searched = new Set([...(progress.searched ?? []), ...done.map((l) => l.id)]);
+        if (!learnt && searched.size === (progress.searched?.length ?? 0)) return;
+        progress.searched = [...searched];
+        await save(entry, progress, learnt, learnt);
+      });
+    });
   };
 
   const absorb = async (entry: Held, tx: TxEvents) => {
@@ -171,7 +234,8 @@ export async function startTracker(options: TrackerOptions): Promise<Tracker> {
     progress.source = { ...found.tx, code: found.code, log: found.log || undefined, ...found.asset };
     if (found.code === 0) {
       progress.hops = hopsOfSourceTx(found.tx, found.events, directory);
-      for (const f of followers.values()) progress.watch[f.chainId] = Math.max(1, f.nextHeight());
+      // A takeover reads the window again: what it held may not have been matched yet.
+      for (const f of followers.values()) progress.watch[f.chainId] = Math.max(1, f.windowStart());
     }
     await save(entry, progress, true);
     // What the followers already read of the hops' destinations.
@@ -235,6 +299,8 @@ export async function startTracker(options: TrackerOptions): Promise<Tracker> {
       lastProgressMs: Date.parse(transfer.lastProgressAt),
       queue: Promise.resolve(),
       dropped: false,
+      seeking: new Set(),
+      retry: false,
     };
     held.set(transfer.id, entry);
     index(entry);
@@ -244,6 +310,7 @@ export async function startTracker(options: TrackerOptions): Promise<Tracker> {
       if (!entry.transfer.progress.source) return discover(entry);
       for (const key of entry.keys)
         for (const f of followers.values()) for (const tx of f.recent(key)) await absorb(entry, tx);
+      if (!entry.dropped) seek(entry);
     });
   };
 
@@ -269,7 +336,10 @@ export async function startTracker(options: TrackerOptions): Promise<Tracker> {
       else if (source && idle > abandonAfterMs)
         void serial(entry, () => abandon(entry, `no progress for ${Math.round(abandonAfterMs / 1000)} s`));
       else if (!source) void serial(entry, () => discover(entry));
+      else if (entry.retry) void serial(entry, async () => seek(entry));
     }
+    const swept = await store.deleteUnseenAbandoned(unseenRetentionMs, SWEEP_BATCH);
+    if (swept > 0) logger.debug({ swept }, 'tracking: deleted abandoned transfers never seen on chain');
   };
   // Rounds run one after another; asks made while one waits to start join it (a burst of tracks is one round).
   let queued: Promise<void> | undefined;
@@ -297,9 +367,16 @@ export async function startTracker(options: TrackerOptions): Promise<Tracker> {
     async track(chainId, txHash) {
       requireChain(chainId);
       if (!validTxHash(txHash)) throw new InvalidTxHashError(txHash);
-      const { transfer, created } = await store.track(chainId, normalizeHash(txHash));
-      if (transfer.state === 'STATE_ABANDONED') await store.revive(transfer.id);
-      if (created || transfer.state === 'STATE_ABANDONED') void claimNow();
+      const hash = normalizeHash(txHash);
+      // Tracking a tracked tx always answers; a new one only while the unseen ones stay under the cap.
+      let known = await store.get(chainId, hash);
+      if (known?.state === 'STATE_ABANDONED' && !(await store.revive(known.id))) known = undefined;
+      if (!known) {
+        if ((await store.countUnseen(maxUnseen)) >= maxUnseen)
+          throw new TooManyUnseenError(maxUnseen, Math.ceil(Math.min(unseenAfterMs, 60_000) / 1000));
+        await store.track(chainId, hash);
+      }
+      if (!known || known.state === 'STATE_ABANDONED') void claimNow();
       return { tx_hash: txHash, explorer_link: link(chainId, txHash) };
     },
     async status(chainId, txHash) {
@@ -312,6 +389,7 @@ export async function startTracker(options: TrackerOptions): Promise<Tracker> {
       stopped = true;
       clearInterval(claimTimer);
       await claiming;
+      await lookups.drain();
       await Promise.all([...followers.values()].map((f) => f.stop()));
       await Promise.all([...held.values()].map((e) => e.queue));
       if (!keepLeases) await store.release(owner).catch(() => undefined);

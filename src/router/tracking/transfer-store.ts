@@ -49,8 +49,8 @@ const fromRow = (row: Row): TrackedTransfer => ({
 export interface TransferStore {
   /** Inserts a new transfer (SUBMITTED) or returns the one tracked already; `created` says which. */
   track(chainId: string, txHash: string): Promise<{ transfer: TrackedTransfer; created: boolean }>;
-  /** Puts an abandoned transfer back in flight (tracking it again is a retry). */
-  revive(id: string): Promise<void>;
+  /** Puts an abandoned transfer back in flight (tracking it again is a retry); false when it is gone. */
+  revive(id: string): Promise<boolean>;
   get(chainId: string, txHash: string): Promise<TrackedTransfer | undefined>;
   /** Extends every lease `owner` still holds; answers their ids (a transfer taken over is not among them). */
   renew(owner: string, leaseMs: number): Promise<Set<string>>;
@@ -58,14 +58,19 @@ export interface TransferStore {
   load(ids: readonly string[]): Promise<TrackedTransfer[]>;
   /** Leases up to `limit` more transfers in flight for `owner`: unheld, or whose lease lapsed. */
   claim(owner: string, leaseMs: number, limit: number): Promise<TrackedTransfer[]>;
+  /** Transfers awaiting their source tx and not abandoned, counted up to `limit`. */
+  countUnseen(limit: number): Promise<number>;
+  /** Deletes up to `limit` abandoned transfers whose source tx was never seen, abandoned over `olderThanMs` ago. */
+  deleteUnseenAbandoned(olderThanMs: number, limit: number): Promise<number>;
   /**
    * Writes a transfer's new progress and state if `owner` still holds its lease; false when it does not
-   * (another process took it over). `progressed` resets the stall clock.
+   * (another process took it over). `progressed` resets the stall clock; `step` (none: a note such as
+   * the look-ups done, not an advance) goes to the audit.
    */
   advance(
     owner: string,
     transfer: { id: string; state: TransactionState; progress: TransferProgress },
-    step: string,
+    step: string | undefined,
     progressed: boolean,
   ): Promise<boolean>;
   /** Gives up the leases `owner` holds (a clean shutdown), so others take them at once. */
@@ -87,13 +92,37 @@ export function createTransferStore(db: Db): TransferStore {
       return { transfer: existing!, created: false };
     },
     async revive(id) {
-      await db.query(
+      const rows = await db.query<{ id: string }>(
         `UPDATE tracked_transfer
          SET terminal = false, progress = progress - 'abandoned', last_progress_at = now(), updated_at = now(),
              state = CASE WHEN progress ? 'source' THEN 'STATE_PENDING' ELSE 'STATE_SUBMITTED' END
-         WHERE id = $1 AND state = 'STATE_ABANDONED'`,
+         WHERE id = $1 AND state = 'STATE_ABANDONED'
+         RETURNING id`,
         [id],
       );
+      return rows.length > 0;
+    },
+    async countUnseen(limit) {
+      const rows = await db.query<{ n: string }>(
+        `SELECT count(*) AS n FROM (
+           SELECT 1 FROM tracked_transfer WHERE state = 'STATE_SUBMITTED' LIMIT $1) unseen`,
+        [limit],
+      );
+      return Number(rows[0]?.n ?? 0);
+    },
+    async deleteUnseenAbandoned(olderThanMs, limit) {
+      const rows = await db.query<{ id: string }>(
+        `DELETE FROM tracked_transfer WHERE id IN (
+           SELECT id FROM tracked_transfer
+           WHERE state = 'STATE_ABANDONED' AND NOT (progress ? 'source')
+             AND updated_at < now() - ($1::int8 * interval '1 millisecond')
+           ORDER BY updated_at
+           LIMIT $2
+           FOR UPDATE SKIP LOCKED)
+         RETURNING id`,
+        [olderThanMs, limit],
+      );
+      return rows.length;
     },
     async get(chainId, txHash) {
       const rows = await db.query<Row>(
@@ -156,6 +185,7 @@ export function createTransferStore(db: Db): TransferStore {
           ],
         );
         if (!rows[0]) return false;
+        if (step === undefined) return true;
         await tx.query(
           `INSERT INTO tracked_transfer_step (transfer_id, version, state, step, owner) VALUES ($1, $2, $3, $4, $5)`,
           [transfer.id, rows[0].version, transfer.state, step, owner],

@@ -126,6 +126,8 @@ export interface TransferProgress {
   abandoned?: { reason: string };
   /** Height to read each followed chain from after a restart (the evidence still awaited there). */
   watch: Record<string, number>;
+  /** Catch-up look-ups done (`<wait key>@<chain id>`), or needless because a follower saw the time span. */
+  searched?: string[];
 }
 
 export interface TrackedTransfer {
