@@ -134,13 +134,36 @@ export function startChainFollower(options: FollowerOptions): ChainFollower {
     }
   };
 
+  // The chain's cadence, learnt from when new heads appear: the follower sleeps until the next block is
+  // due, then asks often (every tenth of `pollMs`) for a while, so a block is read soon after it is made
+  // without polling fast all the time.
+  const cadence = { lastAdvance: 0, intervalMs: 0 };
+  const fastPollMs = Math.max(10, Math.floor(pollMs / 10));
+  const waitMs = (now: number) => {
+    if (cadence.intervalMs === 0) return pollMs;
+    const due = cadence.lastAdvance + cadence.intervalMs;
+    if (now < due) return Math.min(pollMs, Math.max(fastPollMs, due - now));
+    // Overdue: ask often for half an interval more, then fall back to the plain poll.
+    return now < due + cadence.intervalMs / 2 ? fastPollMs : pollMs;
+  };
+  const learn = (advanced: number) => {
+    const now = Date.now();
+    if (advanced === 1 && cadence.lastAdvance > 0) {
+      const seen = now - cadence.lastAdvance;
+      cadence.intervalMs = cadence.intervalMs === 0 ? seen : 0.8 * cadence.intervalMs + 0.2 * seen;
+    }
+    if (advanced > 0) cadence.lastAdvance = now;
+  };
+
   let failing = false;
   const loop = async () => {
     while (!stopped) {
       let busy = false;
       try {
         const before = next;
+        const rewinding = rewindTo !== undefined;
         await round();
+        if (!rewinding) learn(next - before);
         busy = rewindTo !== undefined || next - before >= batch;
         if (failing) logger.info({ chainId }, 'tracking: the chain answers again');
         failing = false;
@@ -151,9 +174,10 @@ export function startChainFollower(options: FollowerOptions): ChainFollower {
         failing = true;
       }
       if (stopped || busy) continue;
+      const ms = failing ? pollMs : waitMs(Date.now());
       await new Promise<void>((resolve) => {
         wake = resolve;
-        timer = setTimeout(resolve, pollMs);
+        timer = setTimeout(resolve, ms);
       });
     }
   };
