@@ -30,8 +30,9 @@ export function parseGoDuration(text: string): number {
 
 /**
  * What routes need from the chains' nodes, asked once and kept: each OPinit bridge's timing (L1 REST
- * `opinit/ophost/v1/bridges/{id}`), the OFT messaging fee (`quoteSend` over EVM JSON-RPC) and each
- * chain's block time (CometBFT `/status`), against which IBC timeouts are judged.
+ * `opinit/ophost/v1/bridges/{id}`), the OFT messaging fee (`quoteSend` over EVM JSON-RPC, the Move OFT's
+ * `oft::quote_send` view over REST) and each chain's block time (CometBFT `/status`), against which IBC
+ * timeouts are judged.
  */
 export function createChainFacts(
   registry: RouterRegistry,
@@ -51,6 +52,77 @@ export function createChainFacts(
   const withdrawal = new Map<string, Promise<number>>();
   const quotes = new Map<string, { at: number; fee: Promise<bigint> }>();
   const times = new Map<string, { at: number; offset: Promise<number | undefined> }>();
+
+  /** `quoteSend` of the EVM OFT over JSON-RPC `eth_call`. */
+  function evmQuote(chainId: string, oft: string, dstEid: number): Promise<bigint> {
+    const url = registry.chain(chainId)?.jsonRpc;
+    if (!url) return Promise.reject(new UpstreamError(`chain ${chainId} has no EVM JSON-RPC endpoint`));
+    const data = encodeFunctionData({
+      abi: OFT_ABI,
+      functionName: 'quoteSend',
+      args: [
+        {
+          dstEid,
+          to: ZERO32,
+          amountLD: 0n,
+          minAmountLD: 0n,
+          extraOptions: '0x',
+          composeMsg: '0x',
+          oftCmd: '0x',
+        },
+        false,
+      ],
+    });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'eth_call',
+      params: [{ to: oft, data }, 'latest'],
+    });
+    return endpointsOf(url)
+      .request({ method: 'POST', path: '', body }, parseJson)
+      .then((json: any) => {
+        if (typeof json.result !== 'string')
+          throw new UpstreamError(`quoteSend on ${chainId}: ${JSON.stringify(json.error)}`);
+        const quote = decodeFunctionResult({
+          abi: OFT_ABI,
+          functionName: 'quoteSend',
+          data: json.result as Hex,
+        });
+        return quote.nativeFee;
+      });
+  }
+
+  /** The Move OFT's `#[view] oft::quote_send` over REST `view/json`: `(native_fee, zro_fee)`. */
+  function moveQuote(
+    chainId: string,
+    rest: string | undefined,
+    oft: string,
+    dstEid: number,
+  ): Promise<bigint> {
+    if (!rest) return Promise.reject(new UpstreamError(`chain ${chainId} has no REST endpoint`));
+    const body = JSON.stringify({
+      address: oft,
+      module_name: 'oft',
+      function_name: 'quote_send',
+      type_args: [],
+      args: [dstEid, ZERO32, '0', '0', '0x', '0x', '0x', false].map((a) => JSON.stringify(a)),
+    });
+    return endpointsOf(rest)
+      .request({ method: 'POST', path: '/initia/move/v1/view/json', body }, parseJson)
+      .then((json: any) => {
+        let fees: unknown;
+        try {
+          fees = JSON.parse(String(json?.data));
+        } catch {
+          fees = undefined;
+        }
+        const native = Array.isArray(fees) ? fees[0] : undefined;
+        if (typeof native !== 'string' || !/^\d+$/.test(native))
+          throw new UpstreamError(`oft::quote_send on ${chainId}: ${JSON.stringify(json).slice(0, 200)}`);
+        return BigInt(native);
+      });
+  }
 
   return {
     withdrawalSeconds(bridgeId) {
@@ -78,42 +150,11 @@ export function createChainFacts(
       const key = `${chainId}/${dstEid}`;
       const cached = quotes.get(key);
       if (cached && Date.now() - cached.at < QUOTE_TTL_MS) return cached.fee;
-      const url = registry.chain(chainId)?.jsonRpc;
-      if (!url) return Promise.reject(new UpstreamError(`chain ${chainId} has no EVM JSON-RPC endpoint`));
-      const data = encodeFunctionData({
-        abi: OFT_ABI,
-        functionName: 'quoteSend',
-        args: [
-          {
-            dstEid,
-            to: ZERO32,
-            amountLD: 0n,
-            minAmountLD: 0n,
-            extraOptions: '0x',
-            composeMsg: '0x',
-            oftCmd: '0x',
-          },
-          false,
-        ],
-      });
-      const body = JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'eth_call',
-        params: [{ to: oft, data }, 'latest'],
-      });
-      const fee = endpointsOf(url)
-        .request({ method: 'POST', path: '', body }, parseJson)
-        .then((json: any) => {
-          if (typeof json.result !== 'string')
-            throw new UpstreamError(`quoteSend on ${chainId}: ${JSON.stringify(json.error)}`);
-          const quote = decodeFunctionResult({
-            abi: OFT_ABI,
-            functionName: 'quoteSend',
-            data: json.result as Hex,
-          });
-          return quote.nativeFee;
-        });
+      const chain = registry.chain(chainId);
+      const fee =
+        chain?.omnichain?.kind === 'move'
+          ? moveQuote(chainId, chain.rest, oft, dstEid)
+          : evmQuote(chainId, oft, dstEid);
       fee.catch(() => quotes.delete(key));
       quotes.set(key, { at: Date.now(), fee });
       return fee;
