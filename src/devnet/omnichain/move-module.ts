@@ -267,7 +267,10 @@ export function createOmnichainMove(options: OmnichainMoveOptions): OmnichainMov
     else ctx.store.set(omniKeys.peer(a[0] as number), bare(a[1] as Uint8Array));
   }
 
-  /** `#[view] oft::quote_send(dst_eid, to, amount_ld, min_amount_ld, extra_options, compose_msg, oft_cmd, pay_in_zro): (u64, u64)`. */
+  /**
+   * `#[view] oft::quote_send(dst_eid, to, amount_ld, min_amount_ld, extra_options, compose_msg, oft_cmd,
+   * pay_in_zro): (u64, u64)`, the native and LayerZero-token fees of that send.
+   */
   function view(call: MoveViewCall, state: StateReader): string {
     if (`${call.moduleName}::${call.functionName}` !== 'oft::quote_send')
       throw new MoveVmError('FUNCTION_RESOLUTION_FAILURE');
