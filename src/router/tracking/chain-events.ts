@@ -282,7 +282,7 @@ export function keyOfEvent(event: TrackEvent, chainId: string): string | undefin
     case 'omni_verified':
     case 'omni_delivered':
     case 'omni_alert':
-      return omnichainKey(event.srcEid, event.sender, event.nonce);
+      return omnichainKey(chainId, event.srcEid, event.sender, event.nonce);
     default:
       return undefined;
   }
@@ -294,5 +294,6 @@ export const ibcSourceKey = (chainId: string, p: PacketId) =>
   `ibc-src|${chainId}|${p.srcPort}|${p.srcChannel}|${p.sequence}`;
 export const opDepositKey = (l2Denom: string, l1Sequence: string) => `op-dep|${l2Denom}|${l1Sequence}`;
 export const opWithdrawalKey = (bridgeId: string, l2Sequence: string) => `op-wd|${bridgeId}|${l2Sequence}`;
-export const omnichainKey = (srcEid: number, sender: string, nonce: string) =>
-  `omni|${srcEid}|${sender}|${nonce}`;
+/** Nonces count per pathway (source, sender, destination, receiver): an origin is one packet only on its destination. */
+export const omnichainKey = (dstChainId: string, srcEid: number, sender: string, nonce: string) =>
+  `omni|${dstChainId}|${srcEid}|${sender}|${nonce}`;

@@ -148,6 +148,8 @@ export function applyTx(progress: TransferProgress, tx: ChainTx, events: readonl
         }
       } else if (hop.kind === 'omnichain' && 'nonce' in event && event.type !== 'omni_sent') {
         if (event.srcEid !== hop.srcEid || event.sender !== hop.sender || event.nonce !== hop.nonce) continue;
+        // The same origin names another packet on every other destination (nonces count per pathway).
+        if (hop.toChainId !== undefined && tx.chainId !== hop.toChainId) continue;
         changed = record(hop, 'toChainId', tx.chainId) || changed;
         if (event.type === 'omni_verified') changed = record(hop, 'verify', tx) || changed;
         else if (event.type === 'omni_delivered') changed = record(hop, 'receive', tx) || changed;
@@ -208,6 +210,7 @@ export function waitKeys(hop: Hop): string[] {
         return [opWithdrawalKey(hop.bridgeId, hop.refundSequence)];
       return [];
     case 'omnichain':
-      return hop.receive ? [] : [omnichainKey(hop.srcEid, hop.sender, hop.nonce)];
+      if (hop.receive || hop.toChainId === undefined) return [];
+      return [omnichainKey(hop.toChainId, hop.srcEid, hop.sender, hop.nonce)];
   }
 }
