@@ -121,7 +121,7 @@ export interface EvmNode {
   denomByContract(address: string): string | undefined;
 }
 
-/** A `#[view]` function call (`/initia/move/v1/view/json`): args are JSON-encoded, as `MsgExecuteJSON` takes them. */
+/** A `#[view]` function call (`/initia/move/v1/view/json`), its args JSON-encoded as `MsgExecuteJSON`'s. */
 export interface MoveViewCall {
   address: string;
   moduleName: string;

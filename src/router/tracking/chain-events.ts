@@ -294,6 +294,6 @@ export const ibcSourceKey = (chainId: string, p: PacketId) =>
   `ibc-src|${chainId}|${p.srcPort}|${p.srcChannel}|${p.sequence}`;
 export const opDepositKey = (l2Denom: string, l1Sequence: string) => `op-dep|${l2Denom}|${l1Sequence}`;
 export const opWithdrawalKey = (bridgeId: string, l2Sequence: string) => `op-wd|${bridgeId}|${l2Sequence}`;
-/** Nonces count per pathway (source, sender, destination, receiver): an origin is one packet only on its destination. */
+/** Nonces count per pathway (source, sender, destination, receiver): an origin names one packet per destination. */
 export const omnichainKey = (dstChainId: string, srcEid: number, sender: string, nonce: string) =>
   `omni|${dstChainId}|${srcEid}|${sender}|${nonce}`;
