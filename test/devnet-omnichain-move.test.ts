@@ -56,11 +56,11 @@ const evmChain = () =>
 
 const rest = async <T>(path: string): Promise<T> =>
   (await fetch(`${move.servers.urls.rest}${path}`)).json() as Promise<T>;
-const moveBalance = async (address: string) =>
+const moveBalance = async (address: string, denom = OMNI_MOVE_DENOM) =>
   BigInt(
     (
       await rest<{ balance: { amount: string } }>(
-        `/cosmos/bank/v1beta1/balances/${address}/by_denom?denom=${encodeURIComponent(OMNI_MOVE_DENOM)}`,
+        `/cosmos/bank/v1beta1/balances/${address}/by_denom?denom=${encodeURIComponent(denom)}`,
       )
     ).balance.amount,
   );
@@ -141,6 +141,34 @@ async function execute(signer: DevAccount, moduleName: string, functionName: str
   return found;
 }
 
+/** `POST /initia/move/v1/view/json` of `oft::quote_send`, as a client asks a node: status and JSON answer. */
+async function quoteSend(args: unknown[], address = PACKAGE) {
+  const response = await fetch(`${move.servers.urls.rest}/initia/move/v1/view/json`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      address,
+      module_name: 'oft',
+      function_name: 'quote_send',
+      type_args: [],
+      args: args.map((a) => JSON.stringify(a)),
+    }),
+  });
+  return { status: response.status, json: (await response.json()) as any };
+}
+
+/** The quote_send args of a send of `amount` to `recipient` on the EVM chain. */
+const quoteArgs = (recipient: string, amount: bigint, payInZro = false) => [
+  evm.member.eid,
+  pad(recipient as Hex, { size: 32 }),
+  String(amount),
+  String(amount),
+  '0x',
+  '0x',
+  '0x',
+  payInZro,
+];
+
 /** `cosmos.crypto.secp256k1.PubKey { key }`. */
 const encodePubKey = (key: Uint8Array) => Uint8Array.from([0x0a, key.length, ...key]);
 
@@ -188,7 +216,10 @@ describe('omnichain OFT between a Move chain and an EVM chain', () => {
     const recipient = evm.accounts[1]!.hexAddress;
     const [senderBefore, recipientBefore] = [await moveBalance(sender.address), await evmBalance(recipient)];
     const amount = 7_250_000n;
-    const fee = MOVE_FEES.base + MOVE_FEES.perByte * 40n;
+    const quoted = await quoteSend(quoteArgs(recipient, amount));
+    expect(quoted.status, JSON.stringify(quoted.json)).toBe(200);
+    const fee = BigInt(JSON.parse(quoted.json.data)[0]);
+    const feeBefore = await moveBalance(sender.address, move.chain.info.denom);
     const found = await execute(sender, 'oft', 'send', [
       bcs.u32().serialize(evm.member.eid).toBytes(),
       bcs
@@ -211,6 +242,9 @@ describe('omnichain OFT between a Move chain and an EVM chain', () => {
     expect(packet).toMatchObject({ guid, srcEid: move.member.eid, dstEid: evm.member.eid, sender: PACKAGE });
     expect(attr(sent, 'fromAddress')).toBe(sender.address);
     expect(await moveBalance(sender.address)).toBe(senderBefore - amount);
+    // The quote is what the send charged, beside the tx fee.
+    const txFee = BigInt(Math.ceil(400_000 * move.chain.info.minGasPrice));
+    expect(await moveBalance(sender.address, move.chain.info.denom)).toBe(feeBefore - fee - txFee);
     await until('delivery', async () => (await evmBalance(recipient)) === recipientBefore + amount * SD);
     expect(await supply()).toBe(before);
     expect(await search(`OFTSent.guid='${guid}'`)).toHaveLength(1);
@@ -263,6 +297,42 @@ describe('omnichain OFT between a Move chain and an EVM chain', () => {
     );
     expect(await supply()).toBe(before);
     expect(await search(`OFTReceived.guid='${guid}'`)).toHaveLength(1);
+  });
+
+  it('quotes oft::quote_send over REST view/json as the module charges, with the VM errors of a node', async () => {
+    const recipient = evm.accounts[0]!.hexAddress;
+    const quoted = await quoteSend(quoteArgs(recipient, 5_000_000n));
+    expect(quoted.status).toBe(200);
+    expect(quoted.json).toEqual({
+      data: JSON.stringify([String(MOVE_FEES.base + MOVE_FEES.perByte * 40n), '0']),
+      events: [],
+      gas_used: expect.stringMatching(/^\d+$/),
+    });
+    // Paying in the LayerZero token, an unknown peer, slippage: the send's own aborts.
+    for (const args of [
+      quoteArgs(recipient, 5_000_000n, true),
+      [1, ...quoteArgs(recipient, 5_000_000n).slice(1)],
+      [...quoteArgs(recipient, 5_000_000n).slice(0, 3), '5000001', '0x', '0x', '0x', false],
+    ]) {
+      const refused = await quoteSend(args);
+      expect(refused.status).toBe(500);
+      expect(refused.json).toMatchObject({
+        code: 2,
+        message: expect.stringMatching(/^VM aborted: location=/),
+        details: [],
+      });
+    }
+    // A u64 given as a number, a missing argument, another module: the VM refuses before running.
+    for (const args of [
+      [
+        ...quoteArgs(recipient, 5_000_000n).slice(0, 2),
+        5_000_000,
+        ...quoteArgs(recipient, 5_000_000n).slice(3),
+      ],
+      quoteArgs(recipient, 5_000_000n).slice(1),
+    ])
+      expect((await quoteSend(args)).json.message).toMatch(/^VM error: status/);
+    expect((await quoteSend(quoteArgs(recipient, 1n), '0x1')).status).toBe(500);
   });
 
   it('refuses a send whose fee is below the quote, and changes nothing', async () => {

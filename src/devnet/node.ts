@@ -121,13 +121,24 @@ export interface EvmNode {
   denomByContract(address: string): string | undefined;
 }
 
-/** Move resources (`/initia/move/v1/accounts/{addr}/resources/by_struct_tag`). */
+/** A `#[view]` function call (`/initia/move/v1/view/json`), its args JSON-encoded as `MsgExecuteJSON`'s. */
+export interface MoveViewCall {
+  address: string;
+  moduleName: string;
+  functionName: string;
+  typeArgs: string[];
+  args: string[];
+}
+
+/** Move resources (`/initia/move/v1/accounts/{addr}/resources/by_struct_tag`) and views. */
 export interface MoveNode {
   resource(
     address: string,
     structTag: string,
     height?: number,
   ): { address: string; struct_tag: string; move_resource: string; raw_bytes: string } | undefined;
+  /** The view's return values as a JSON string; throws an Error with the VM's message (an abort, a bad argument). */
+  view?(call: MoveViewCall, height?: number): string;
 }
 
 /** CosmWasm queries (`/cosmwasm/wasm/v1/contract/...`). */

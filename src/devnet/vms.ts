@@ -50,7 +50,7 @@ function moveParts(input: VmPartsInput): VmParts {
       nftReceivePlan({ relayer, accounts, destinationPort: NFT_TRANSFER_PORT }),
       ...(input.omnichain ? [omnichainMovePlan({ setup: input.omnichain, accounts })] : []),
     ],
-    extensions: { move: moveNft.node },
+    extensions: { move: omnichain ? omnichain.node(moveNft.node) : moveNft.node },
     ...(omnichain ? { genesis: (ctx) => omnichain.genesis(ctx, accounts) } : {}),
   };
 }

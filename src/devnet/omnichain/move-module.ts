@@ -15,7 +15,9 @@ import {
 import { executeEvent } from '../move/events.js';
 import { MSG_EXECUTE, MSG_EXECUTE_JSON } from '../move/module.js';
 import { MoveVmError } from '../move/session.js';
+import type { MoveNode, MoveViewCall } from '../node.js';
 import type { Auth } from '../state/auth.js';
+import type { StateReader, StateStore } from '../state/store.js';
 import {
   type AbciEvent,
   type BankKeeper,
@@ -71,6 +73,17 @@ const ENTRY: Record<string, readonly OmniParam[]> = {
   'endpoint::lz_receive': ['u32', 'vector<u8>', 'u64', 'address', 'vector<u8>', 'vector<u8>', 'vector<u8>'],
 };
 
+const QUOTE_SEND: readonly OmniParam[] = [...ENTRY['oft::send']!.slice(0, 7), 'bool'];
+
+/** Whether a module address (hex or bech32) is the omnichain package's. */
+function isPackage(address: string, prefix: string): boolean {
+  try {
+    return canonicalHex(parseMoveAddress(address, prefix)) === canonicalHex(MOVE_PACKAGE);
+  } catch {
+    return false;
+  }
+}
+
 export interface OmnichainMoveOptions {
   setup: OmnichainSetup;
   prefix: string;
@@ -79,6 +92,8 @@ export interface OmnichainMoveOptions {
   keyType: KeyType;
   bank: BankKeeper;
   auth: Auth;
+  /** The chain's state: views read committed heights from it. */
+  store: StateStore;
 }
 
 export interface OmnichainMove {
@@ -86,8 +101,8 @@ export interface OmnichainMove {
   readonly operator: DevAccount;
   /** The module account that collects fees and burns sent tokens. */
   readonly moduleAccount: string;
-  /** Native fee of one OFT send (`quote_send`). */
-  quoteSend(): bigint;
+  /** The Move node with the package's views (`oft::quote_send`) before `inner`'s. */
+  node(inner?: MoveNode): MoveNode;
   /** `MsgExecute`/`MsgExecuteJSON`: calls into the omnichain package here, everything else to `inner`. */
   wrap(inner: MsgModule): MsgModule;
   /** Sets peers, funds the operator with the fee denom and each holder with OFT. */
@@ -102,11 +117,25 @@ const hex = (bytes: Uint8Array): Hex => bytesToHex(bytes);
  * `sender`, `nonce`; bytes as `0x` hex; accounts as bech32).
  */
 export function createOmnichainMove(options: OmnichainMoveOptions): OmnichainMove {
-  const { setup, prefix, bank, auth, feeDenom } = options;
+  const { setup, prefix, bank, auth, feeDenom, store } = options;
   const operator = omnichainOperator(setup.seed, options.keyType, prefix);
   const moduleAccount = auth.moduleAddress('omnichain');
   const denom = OMNI_MOVE_DENOM;
-  const quote = () => MOVE_FEES.base + MOVE_FEES.perByte * OFT_MESSAGE_BYTES;
+
+  /** The checks and native fee of one send: `send` charges it, the `quote_send` view answers it. */
+  function sendFee(
+    state: StateReader,
+    dstEid: number,
+    to: Uint8Array,
+    amountLD: bigint,
+    minAmountLD: bigint,
+  ) {
+    if (isPaused(state)) throw new OmniAbort('oft', Abort.paused);
+    if (!peerOfEid(state, dstEid)) throw new OmniAbort('oft', Abort.noPeer);
+    if (to.length !== 32) throw new OmniAbort('oft', Abort.badReceiver);
+    if (amountLD < minAmountLD) throw new OmniAbort('oft', Abort.slippage);
+    return MOVE_FEES.base + MOVE_FEES.perByte * OFT_MESSAGE_BYTES;
+  }
 
   const accountOf = (bytes32: Uint8Array) => moveToAccAddress(bytes32, prefix);
   const coin = (d: string, amount: bigint) => [{ denom: d, amount: amount.toString() }];
@@ -123,13 +152,9 @@ export function createOmnichainMove(options: OmnichainMoveOptions): OmnichainMov
       bigint,
       bigint,
     ];
-    if (isPaused(ctx.store)) throw new OmniAbort('oft', Abort.paused);
-    const peer = peerOfEid(ctx.store, dstEid);
-    if (!peer) throw new OmniAbort('oft', Abort.noPeer);
-    if (to.length !== 32) throw new OmniAbort('oft', Abort.badReceiver);
-    if (amountLD < minAmountLD) throw new OmniAbort('oft', Abort.slippage);
+    const fee = sendFee(ctx.store, dstEid, to, amountLD, minAmountLD);
+    const peer = peerOfEid(ctx.store, dstEid)!;
     if (lzTokenFee !== 0n) throw new OmniAbort('endpoint', Abort.lzToken);
-    const fee = quote();
     if (nativeFee < fee) throw new OmniAbort('endpoint', Abort.insufficientFee);
     const bankCtx = { ...ctx, events: out };
     await bank.send(bankCtx, sender, moduleAccount, coin(feeDenom, fee));
@@ -242,6 +267,26 @@ export function createOmnichainMove(options: OmnichainMoveOptions): OmnichainMov
     else ctx.store.set(omniKeys.peer(a[0] as number), bare(a[1] as Uint8Array));
   }
 
+  /**
+   * `#[view] oft::quote_send(dst_eid, to, amount_ld, min_amount_ld, extra_options, compose_msg, oft_cmd,
+   * pay_in_zro): (u64, u64)`, the native and LayerZero-token fees of that send.
+   */
+  function view(call: MoveViewCall, state: StateReader): string {
+    if (`${call.moduleName}::${call.functionName}` !== 'oft::quote_send')
+      throw new MoveVmError('FUNCTION_RESOLUTION_FAILURE');
+    if (call.typeArgs.length !== 0) throw new MoveVmError('NUMBER_OF_TYPE_ARGUMENTS_MISMATCH');
+    const [dstEid, to, amountLD, minAmountLD, , , , payInZro] = decodeOmniArgs(QUOTE_SEND, call.args) as [
+      number,
+      Uint8Array,
+      bigint,
+      bigint,
+      ...unknown[],
+    ];
+    const fee = sendFee(state, dstEid, to, amountLD, minAmountLD);
+    if (payInZro === true) throw new OmniAbort('endpoint', Abort.lzToken);
+    return JSON.stringify([fee.toString(), '0']);
+  }
+
   const run = async (ctx: TxContext, signer: string, fn: string, args: Array<Uint8Array | string>) => {
     const params = ENTRY[fn];
     if (!params) throw new MoveVmError('FUNCTION_RESOLUTION_FAILURE');
@@ -258,7 +303,18 @@ export function createOmnichainMove(options: OmnichainMoveOptions): OmnichainMov
     denom,
     operator,
     moduleAccount,
-    quoteSend: quote,
+    node(inner) {
+      return {
+        resource: (address, structTag, height) => inner?.resource(address, structTag, height),
+        view(call, height) {
+          if (!isPackage(call.address, prefix)) {
+            if (!inner?.view) throw new MoveVmError('LINKER_ERROR');
+            return inner.view(call, height);
+          }
+          return view(call, store.at(height ?? store.height));
+        },
+      };
+    },
     wrap(inner) {
       return {
         name: inner.name,
@@ -266,13 +322,7 @@ export function createOmnichainMove(options: OmnichainMoveOptions): OmnichainMov
         signers: inner.signers,
         async execute(ctx, msg) {
           const m = decodeAny(msg);
-          let target: Uint8Array | undefined;
-          try {
-            target = parseMoveAddress(m.moduleAddress, prefix);
-          } catch {
-            target = undefined;
-          }
-          if (!target || canonicalHex(target) !== canonicalHex(MOVE_PACKAGE)) return inner.execute(ctx, msg);
+          if (!isPackage(m.moduleAddress, prefix)) return inner.execute(ctx, msg);
           const sender = m.sender as string;
           const fn = `${m.moduleName}::${m.functionName}`;
           if ((m.typeArgs as string[]).length !== 0)

@@ -11,5 +11,6 @@ export function moveOmnichain(base: VmBase, setup: OmnichainSetup): OmnichainMov
     keyType: 'secp256k1',
     bank: base.bank,
     auth: base.auth,
+    store: base.store,
   });
 }

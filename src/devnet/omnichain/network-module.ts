@@ -38,6 +38,7 @@ export const omnichainModule: NetworkModule = {
         // Routed last, the wrapper takes MsgExecute to the bridge's package and passes the rest on.
         modules: [omnichain.wrap(move)],
         genesis: (ctx) => omnichain.genesis(ctx, base.accounts),
+        extensions: { move: omnichain.node(base.own.extensions?.move) },
         plans: [omnichainMovePlan({ setup, accounts: base.accounts })],
       };
     }

@@ -159,9 +159,9 @@ export function createHopGraph(registry: RouterRegistry): HopGraph {
         });
       }
     }
-    // OFT sends start from EVM endpoints (a `send` with the quoted native fee as value).
+    // OFT sends start from every endpoint: an EVM `send` with the quoted fee as value, a Move `oft::send`.
     const source = chain.omnichain;
-    if (source && source.kind === 'evm' && at.denom === source.denom) {
+    if (source && at.denom === source.denom) {
       for (const eid of [...source.peers].sort((a, b) => a - b)) {
         const peer = memberByEid.get(eid);
         if (!peer?.omnichain) continue;

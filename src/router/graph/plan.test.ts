@@ -161,6 +161,59 @@ describe('routes over OPinit and OFT', () => {
     expect(exact.amountIn).toBe(3n * 10n ** 18n);
   });
 
+  it('sends OFT from the Move L1 to its peers, with the fee its quote_send view gives, as one MsgExecuteJSON', async () => {
+    const move = registry.chain(L1)!.omnichain!;
+    expect(move.kind).toBe('move');
+    const q = query({ sourceDenom: move.denom, destChainId: EVM, destDenom: ODT_EVM, amountIn: 2_500_000n });
+    const plan = await planRoute(graph, facts, q);
+    // 6 decimals → 18 on the EVM side; the fee is the Move module's (base + per byte of the 40-byte message).
+    expect(plan.hops).toMatchObject([
+      { hop: { kind: 'oft', from: L1, to: EVM, source: { kind: 'move' } }, amountOut: 25n * 10n ** 17n },
+    ]);
+    expect(plan.hops[0]!.additionalFee).toBe(1_400n);
+    expect(plan.seconds).toBe(HOP_SECONDS.oft);
+    // To the external EVM chain too, ranked like any route: every path the same, deterministic.
+    const toEth = await planRoute(graph, facts, { ...q, destChainId: '31337' });
+    expect(toEth.hops.map((h) => h.hop.to)).toEqual(['31337']);
+    expect(await planRoute(graph, facts, q)).toEqual(plan);
+
+    const sender = chainAddress(registry.chain(L1)!, devnet.l1!.accounts[0]!.address);
+    const recipient = chainAddress(registry.chain(EVM)!, '0x00000000000000000000000000000000000000aa');
+    const built = await buildMsgs(registry, facts, plan.hops, (id) => (id === L1 ? sender : recipient), {
+      slippagePercent: 1,
+      timeoutSeconds: 300,
+      nowMs: 1_700_000_000_000,
+    });
+    const tx = (built.txs[0] as any).cosmos_tx;
+    expect(tx).toMatchObject({ chain_id: L1, path: [L1, EVM], signer_address: sender.bech32 });
+    const decoded = new AminoTypes(aminoConverters).fromAmino({
+      type: aminoConverters[tx.msgs[0].msg_type_url]!.aminoType,
+      value: JSON.parse(tx.msgs[0].msg),
+    });
+    expect(decoded).toEqual({
+      typeUrl: '/initia.move.v1.MsgExecuteJSON',
+      value: {
+        sender: sender.bech32,
+        moduleAddress: move.oft,
+        moduleName: 'oft',
+        functionName: 'send',
+        typeArgs: [],
+        args: [
+          String(registry.chain(EVM)!.omnichain!.eid),
+          `"0x${'00'.repeat(31)}aa"`,
+          '"2500000"',
+          '"2475000"',
+          '"0x"',
+          '"0x"',
+          '"0x"',
+          '"1400"',
+          '"0"',
+        ],
+      },
+    });
+    expect(built.min_amount_out).toBe(String((25n * 10n ** 17n * 99n) / 100n));
+  });
+
   it('says why there is no route', async () => {
     const move = registry.chain(L1)!.omnichain!;
     await expect(
@@ -175,10 +228,10 @@ describe('routes over OPinit and OFT', () => {
     await expect(
       planRoute(graph, facts, query({ destChainId: L1, destDenom: 'uinit' })),
     ).rejects.toBeInstanceOf(RouteRequestError);
-    // OFT sends start on EVM endpoints only.
+    // The Move OFT sends only to its peers' tokens.
     await expect(
-      planRoute(graph, facts, query({ sourceDenom: move.denom, destChainId: EVM, destDenom: ODT_EVM })),
-    ).rejects.toBeInstanceOf(NoRouteError);
+      planRoute(graph, facts, query({ sourceDenom: move.denom, destChainId: MOVE, destDenom: 'umin' })),
+    ).rejects.toBeInstanceOf(SwapRequiredError);
     await expect(planRoute(graph, facts, oftQuery(999n))).rejects.toThrow(/amount too small/);
   });
 });

@@ -13,7 +13,7 @@ export const HOP_SECONDS = { ibc: 30, op_deposit: 15, oft: 60 } as const;
 export interface ChainFacts {
   /** Finalization period plus output interval of a bridge, in seconds. */
   withdrawalSeconds(bridgeId: string): Promise<number>;
-  /** Native fee of one OFT send from an EVM endpoint to a peer (wei of the source chain). */
+  /** Native fee of one OFT send from an endpoint to a peer (wei on EVM, the fee denom's base unit on the Move L1). */
   omnichainFee(chainId: string, oft: string, dstEid: number): Promise<bigint>;
   /** The chain's latest block time (ms since the epoch), or undefined when its node does not say. */
   chainTimeMs(chainId: string): Promise<number | undefined>;

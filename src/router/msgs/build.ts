@@ -58,8 +58,9 @@ const minimum = (amount: bigint, slippagePercent: number) =>
   (amount * BigInt(Math.round((100 - slippagePercent) * 1e6))) / 100_000_000n;
 
 /**
- * The one transaction of a route: a `cosmos_tx` (amino JSON msgs) from Cosmos sources, an `evm_tx`
- * (OFT `send` with the quoted fee as value) from EVM endpoints. Addresses are those of `addressOn`.
+ * The one transaction of a route: a `cosmos_tx` (amino JSON msgs) from Cosmos sources (the Move OFT's
+ * `oft::send` a `MsgExecuteJSON`), an `evm_tx` (OFT `send` with the quoted fee as value) from EVM
+ * endpoints. Addresses are those of `addressOn`.
  */
 export async function buildMsgs(
   registry: RouterRegistry,
@@ -139,19 +140,48 @@ export async function buildMsgs(
         }),
       );
     case 'oft': {
+      const fee = await facts.omnichainFee(hop.from, hop.source.oft, hop.destination.eid);
+      const to = pad(toHex(addressOn(hop.to).bytes), { size: 32 });
+      const amountLD = first.amountIn;
+      const minAmountLD = minimum(
+        amountLD - (amountLD % 10n ** BigInt(hop.source.decimals - hop.source.sharedDecimals)),
+        options.slippagePercent,
+      );
+      if (hop.source.kind === 'move') {
+        if (!sender.bech32)
+          throw new RouteRequestError(
+            `chain ${source.chainId} sends OFT as a Cosmos tx: it needs a bech32 sender`,
+          );
+        // `oft::send(dst_eid, to, amount_ld, min_amount_ld, extra_options, compose_msg, oft_cmd, native_fee,
+        // lz_token_fee)`, its arguments JSON-encoded as MsgExecuteJSON takes them.
+        return cosmos(
+          aminoMsg('/initia.move.v1.MsgExecuteJSON', {
+            sender: sender.bech32,
+            moduleAddress: hop.source.oft,
+            moduleName: 'oft',
+            functionName: 'send',
+            typeArgs: [],
+            args: [
+              hop.destination.eid,
+              to,
+              String(amountLD),
+              String(minAmountLD),
+              '0x',
+              '0x',
+              '0x',
+              String(fee),
+              '0',
+            ].map((arg) => JSON.stringify(arg)),
+          }),
+        );
+      }
       if (source.evmChainId === undefined || !sender.hex)
         throw new RouteRequestError(`chain ${source.chainId} sends OFT as an EVM tx: it needs an EVM sender`);
-      const fee = await facts.omnichainFee(hop.from, hop.source.oft, hop.destination.eid);
-      const recipient = addressOn(hop.to);
-      const amountLD = first.amountIn;
       const sendParam = {
         dstEid: hop.destination.eid,
-        to: pad(toHex(recipient.bytes), { size: 32 }),
+        to,
         amountLD,
-        minAmountLD: minimum(
-          amountLD - (amountLD % 10n ** BigInt(hop.source.decimals - hop.source.sharedDecimals)),
-          options.slippagePercent,
-        ),
+        minAmountLD,
         extraOptions: '0x' as Hex,
         composeMsg: '0x' as Hex,
         oftCmd: '0x' as Hex,

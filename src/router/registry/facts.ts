@@ -31,10 +31,10 @@ export function parseGoDuration(text: string): number {
 
 /**
  * What routes need from the chains' nodes, asked once and kept: each OPinit bridge's timing (L1 REST
- * `opinit/ophost/v1/bridges/{id}`), the OFT messaging fee (`quoteSend` over EVM JSON-RPC, for a minute),
- * the ERC20 of a coin on a minievm rollup (what a deposit hook approves) and each chain's block time
- * (CometBFT `/status`, for 5 s), against which IBC timeouts are judged; and, read each time, the
- * allowance that decides whether a hook approves at all.
+ * `opinit/ophost/v1/bridges/{id}`), the OFT messaging fee (`quoteSend` over EVM JSON-RPC, the Move OFT's
+ * `oft::quote_send` view over REST; for a minute), the ERC20 of a coin on a minievm rollup (what a deposit
+ * hook approves) and each chain's block time (CometBFT `/status`, for 5 s), against which IBC timeouts are
+ * judged; and, read each time, the allowance that decides whether a hook approves at all.
  */
 export function createChainFacts(
   registry: RouterRegistry,
@@ -74,6 +74,60 @@ export function createChainFacts(
       });
   };
 
+  /** `quoteSend` of the EVM OFT over JSON-RPC `eth_call`. */
+  function evmQuote(chainId: string, oft: string, dstEid: number): Promise<bigint> {
+    const data = encodeFunctionData({
+      abi: OFT_ABI,
+      functionName: 'quoteSend',
+      args: [
+        {
+          dstEid,
+          to: ZERO32,
+          amountLD: 0n,
+          minAmountLD: 0n,
+          extraOptions: '0x',
+          composeMsg: '0x',
+          oftCmd: '0x',
+        },
+        false,
+      ],
+    });
+    return ethCall(chainId, oft, data).then(
+      (result) => decodeFunctionResult({ abi: OFT_ABI, functionName: 'quoteSend', data: result }).nativeFee,
+    );
+  }
+
+  /** The Move OFT's `#[view] oft::quote_send` over REST `view/json`: `(native_fee, zro_fee)`. */
+  function moveQuote(
+    chainId: string,
+    rest: string | undefined,
+    oft: string,
+    dstEid: number,
+  ): Promise<bigint> {
+    if (!rest) return Promise.reject(new UpstreamError(`chain ${chainId} has no REST endpoint`));
+    const body = JSON.stringify({
+      address: oft,
+      module_name: 'oft',
+      function_name: 'quote_send',
+      type_args: [],
+      args: [dstEid, ZERO32, '0', '0', '0x', '0x', '0x', false].map((a) => JSON.stringify(a)),
+    });
+    return endpointsOf(rest)
+      .request({ method: 'POST', path: '/initia/move/v1/view/json', body }, parseJson)
+      .then((json: any) => {
+        let fees: unknown;
+        try {
+          fees = JSON.parse(String(json?.data));
+        } catch {
+          fees = undefined;
+        }
+        const native = Array.isArray(fees) ? fees[0] : undefined;
+        if (typeof native !== 'string' || !/^\d+$/.test(native))
+          throw new UpstreamError(`oft::quote_send on ${chainId}: ${JSON.stringify(json).slice(0, 200)}`);
+        return BigInt(native);
+      });
+  }
+
   return {
     withdrawalSeconds(bridgeId) {
       let known = withdrawal.get(bridgeId);
@@ -100,25 +154,11 @@ export function createChainFacts(
       const key = `${chainId}/${dstEid}`;
       const cached = quotes.get(key);
       if (cached && Date.now() - cached.at < QUOTE_TTL_MS) return cached.fee;
-      const data = encodeFunctionData({
-        abi: OFT_ABI,
-        functionName: 'quoteSend',
-        args: [
-          {
-            dstEid,
-            to: ZERO32,
-            amountLD: 0n,
-            minAmountLD: 0n,
-            extraOptions: '0x',
-            composeMsg: '0x',
-            oftCmd: '0x',
-          },
-          false,
-        ],
-      });
-      const fee = ethCall(chainId, oft, data).then(
-        (result) => decodeFunctionResult({ abi: OFT_ABI, functionName: 'quoteSend', data: result }).nativeFee,
-      );
+      const chain = registry.chain(chainId);
+      const fee =
+        chain?.omnichain?.kind === 'move'
+          ? moveQuote(chainId, chain.rest, oft, dstEid)
+          : evmQuote(chainId, oft, dstEid);
       fee.catch(() => quotes.delete(key));
       quotes.set(key, { at: Date.now(), fee });
       return fee;
