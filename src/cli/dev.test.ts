@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -19,16 +19,20 @@ afterAll(() => {
 /** `weft dev` as `npm start` runs it, through the CLI entry point. */
 const cli = (args: string[]) => [...NODE_FLAGS, '--import', 'tsx', 'src/cli/main.ts', 'dev', ...args];
 
-interface Rollup {
+interface Row {
   chainId: string;
+  role: string;
   vm: string;
-  rpc: string;
-  api: string;
+  rpc?: string;
+  api?: string;
 }
 
-/** The line `weft dev` prints per rollup once its indexer and API are up. */
-const LINE =
-  /^(\S+)\s+vm=(\S+)\s+height=\d+ rpc=(\S+) rest=(\S+)(?: json-rpc=(\S+))? api=(http:\/\/127\.0\.0\.1:\d+)$/;
+/** A chain's row of the table `weft dev` prints once the whole stack serves. */
+const CHAIN_ROW =
+  /^(\S+)\s+role=(\S+)\s+vm=(\S+)\s+height=\d+(?: rpc=(\S+))?(?: rest=(\S+))?(?: json-rpc=(\S+))?(?: api=(http:\/\/127\.0\.0\.1:\d+))?$/;
+/** The table's last rows: the router, then the devnet's control surface and registry folder. */
+const ROUTER_ROW = /^router\s+url=(http:\/\/127\.0\.0\.1:\d+)$/m;
+const CONTROL_ROW = /^control\s+url=(http:\/\/127\.0\.0\.1:\d+) registry=(\S+)$/m;
 
 async function json(url: string): Promise<any> {
   const response = await fetch(url);
@@ -70,9 +74,10 @@ describe('weft dev (CLI)', () => {
     );
   });
 
-  it('runs the devnet, an indexer and an API per rollup on a store each, and stops cleanly on SIGTERM', async () => {
+  it('runs the full devnet, an indexer and an API per chain with a VM on a store each, and the router, and stops cleanly on SIGTERM', async () => {
     const halt = 8;
     const dataDir = join(dir, 'store');
+    const manifestPath = join(dir, 'manifest.json');
     const child = spawn(
       process.execPath,
       cli([
@@ -90,6 +95,12 @@ describe('weft dev (CLI)', () => {
         '0',
         '--api-port-base',
         '0',
+        '--router-port',
+        '0',
+        '--registry',
+        join(dir, 'registry'),
+        '--manifest',
+        manifestPath,
         '--data-dir',
         dataDir,
         '--state-dir',
@@ -111,27 +122,52 @@ describe('weft dev (CLI)', () => {
     );
 
     try {
-      const rollups = await until(
-        'a line per rollup',
+      const table = await until(
+        'the table of the stack',
         async () => {
           if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}`);
-          const found = stdout
-            .split('\n')
-            .map((line) => LINE.exec(line))
-            .filter((m) => m !== null)
-            .map((m): Rollup => ({ chainId: m[1]!, vm: m[2]!, rpc: m[3]!, api: m[6]! }));
-          return found.length === 2 ? found : undefined;
+          return CONTROL_ROW.test(stdout) ? stdout : undefined;
         },
-        // Generous: on a busy machine the stores' start (PGlite's initdb, a thread each) takes a while.
-        90_000,
+        // Generous: on a busy machine the full network and the stores' start (PGlite's initdb) take a while.
+        120_000,
       );
-      expect(rollups.map((r) => [r.chainId, r.vm])).toEqual([
-        ['weft-evm-1', 'evm'],
-        ['weft-move-1', 'move'],
+      const rows = table
+        .split('\n')
+        .map((line) => CHAIN_ROW.exec(line))
+        .filter((m) => m !== null)
+        .map((m): Row => ({ chainId: m[1]!, role: m[2]!, vm: m[3]!, rpc: m[4], api: m[7] }));
+      expect(rows.map((r) => [r.chainId, r.role, r.vm, r.api !== undefined])).toEqual([
+        ['weft-evm-1', 'rollup', 'evm', true],
+        ['weft-move-1', 'rollup', 'move', true],
+        ['weft-l1-1', 'l1', 'move', true],
+        ['weft-cosmos-1', 'external-cosmos', '-', false],
+        ['31337', 'external-evm', 'evm', false],
       ]);
-      expect(new Set(rollups.map((r) => r.api)).size).toBe(2);
+      const indexed = rows.filter((r) => r.api !== undefined);
+      expect(new Set(indexed.map((r) => r.api)).size).toBe(3);
+      const routerUrl = ROUTER_ROW.exec(table)![1]!;
+      const [, controlUrl, registry] = CONTROL_ROW.exec(table)!;
+      expect(registry).toBe(join(dir, 'registry'));
 
-      for (const rollup of rollups) {
+      // The manifest holds what the table shows, the indexer APIs and the router with it.
+      const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+      expect(manifest.router).toBe(routerUrl);
+      expect(manifest.control).toBe(controlUrl);
+      expect(manifest.registry).toBe(registry);
+      expect(
+        manifest.chains.map((c: { chain_id: string; indexer_api: string | null }) => [
+          c.chain_id,
+          c.indexer_api,
+        ]),
+      ).toEqual(rows.map((r) => [r.chainId, r.api ?? null]));
+
+      // The router serves the devnet's registry folder.
+      const { chains } = await json(`${routerUrl}/v2/info/chains`);
+      const routed = chains.map((c: { chain_id: string }) => c.chain_id);
+      for (const chainId of ['weft-l1-1', 'weft-evm-1', 'weft-move-1', 'weft-cosmos-1'])
+        expect(routed).toContain(chainId);
+
+      for (const rollup of indexed.map((r) => ({ ...r, api: r.api!, rpc: r.rpc! }))) {
         // The devnet halts at `halt`; the index is complete once the API reports it (and, on EVM, the
         // internal txs and the rich list with it).
         const status = await until(
@@ -170,7 +206,7 @@ describe('weft dev (CLI)', () => {
     expect(stderr.match(/^warn .*former layout.*$/gm)).toHaveLength(1);
 
     // A store per chain, closed cleanly: each opens again and holds its chain's index.
-    for (const folder of ['chain_weft_evm_1', 'chain_weft_move_1']) {
+    for (const folder of ['chain_weft_evm_1', 'chain_weft_move_1', 'chain_weft_l1_1']) {
       const db = await openDb({ dataDir: join(dataDir, folder) });
       try {
         const [row] = await db.query<{ height: string }>(`SELECT height FROM progress WHERE name = 'block'`);
@@ -179,5 +215,5 @@ describe('weft dev (CLI)', () => {
         await db.close();
       }
     }
-  }, 180_000);
+  }, 240_000);
 });

@@ -31,15 +31,13 @@ export async function retireSharedStore(dataDir: string, logger: Logger): Promis
 }
 
 /**
- * Creates the chains' stores that do not exist yet, as copies of one new empty store. PGlite's
+ * Creates the stores in `dirs` that do not exist yet, as copies of one new empty store. PGlite's
  * initdb takes seconds, and the thread that ran it keeps about half a gigabyte it no longer needs
- * (measured); run once in a thread that then ends, it costs neither per chain.
+ * (measured); run once in a thread that then ends, it costs neither per store.
  */
-export async function createChainStores(dataDir: string, chainIds: string[]): Promise<void> {
+export async function createStores(dataDir: string, dirs: string[]): Promise<void> {
   if (dataDir.startsWith('memory://')) return;
-  const missing = chainIds
-    .map((chainId) => chainStoreDir(dataDir, chainId))
-    .filter((dir) => !existsSync(join(dir, 'PG_VERSION')));
+  const missing = dirs.filter((dir) => !existsSync(join(dir, 'PG_VERSION')));
   if (missing.length === 0) return;
   const empty = join(dataDir, '.empty-store');
   await rm(empty, { recursive: true, force: true });
@@ -49,6 +47,11 @@ export async function createChainStores(dataDir: string, chainIds: string[]): Pr
     await cp(empty, dir, { recursive: true });
   }
   await rm(empty, { recursive: true, force: true });
+}
+
+/** The router's store of the dev stack, `<dataDir>/router`, beside the chains' (never a chain's name). */
+export function routerStoreDir(dataDir: string): string {
+  return dataDir.startsWith('memory://') ? dataDir : join(dataDir, 'router');
 }
 
 /**
