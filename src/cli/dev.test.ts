@@ -34,6 +34,18 @@ const CHAIN_ROW =
 const ROUTER_ROW = /^router\s+url=(http:\/\/127\.0\.0\.1:\d+)$/m;
 const CONTROL_ROW = /^control\s+url=(http:\/\/127\.0\.0\.1:\d+) registry=(\S+)$/m;
 
+/** The source txs of the transfers the L1's traffic starts: OPinit deposits and IBC transfers. */
+const INTERCHAIN_MSGS = [
+  '/opinit.ophost.v1.MsgInitiateTokenDeposit',
+  '/ibc.applications.transfer.v1.MsgTransfer',
+];
+interface InterchainTx {
+  txhash: string;
+  height: string;
+  code: number;
+  tx: { body: { messages: Array<{ '@type': string }> } };
+}
+
 async function json(url: string): Promise<any> {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${await response.text()}`);
@@ -74,7 +86,7 @@ describe('weft dev (CLI)', () => {
     );
   });
 
-  it('runs the full devnet, an indexer and an API per chain with a VM on a store each, and the router, and stops cleanly on SIGTERM', async () => {
+  it('runs the full devnet, an indexer and an API per chain with a VM on a store each, and the router tracking the traffic, and stops cleanly on SIGTERM', async () => {
     const halt = 8;
     const dataDir = join(dir, 'store');
     const manifestPath = join(dir, 'manifest.json');
@@ -194,6 +206,26 @@ describe('weft dev (CLI)', () => {
         expect(page.pagination.total).toBe(String(produced));
         expect(page.txs).toHaveLength(1);
       }
+
+      // The router tracks the transfers the traffic starts without a track call: the L1's first
+      // deposit or IBC transfer that succeeded reaches a terminal status (relayed before the halt).
+      const l1Api = indexed.find((r) => r.role === 'l1')!.api!;
+      const { txs } = await json(`${l1Api}/indexer/tx/v1/txs?pagination.limit=100&pagination.reverse=false`);
+      const transfer = (txs as InterchainTx[])
+        .filter(
+          (tx) => tx.code === 0 && tx.tx.body.messages.some((m) => INTERCHAIN_MSGS.includes(m['@type'])),
+        )
+        .sort((a, b) => Number(a.height) - Number(b.height))[0];
+      expect(transfer, 'an interchain transfer of the traffic').toBeDefined();
+      const status = await until(
+        `the status of ${transfer!.txhash}`,
+        async () => {
+          const s = await json(`${routerUrl}/v2/tx/status?chain_id=weft-l1-1&tx_hash=${transfer!.txhash}`);
+          return s.state === 'STATE_PENDING' ? undefined : s;
+        },
+        30_000,
+      );
+      expect(status.state).toBe('STATE_COMPLETED_SUCCESS');
     } catch (err) {
       throw new Error(`${(err as Error).message}\n--- stdout\n${stdout}\n--- stderr\n${stderr}`);
     }

@@ -146,10 +146,22 @@ async function startStack(
     indexerApis.set(chain.chain.info.chainId, url);
   }
 
+  const routerLogger = log('router');
   const router = await startRouter(loadRouterConfig({ argv: [], env: routerEnv(settings) }), {
-    logger: log('router'),
+    logger: routerLogger,
     shutdown,
     db: routerStore.db,
+  });
+
+  // The router tracks the transfers the devnet's own traffic starts, as if each had been registered.
+  devnet.onInterchainTx(({ chainId, txHash }) => {
+    if (shutdown.isKilled()) return;
+    router.tracker.track(chainId, txHash).catch((err: unknown) => {
+      routerLogger.warn(
+        { chainId, txHash, err: errorMessage(err) },
+        'cannot track a transfer of the traffic',
+      );
+    });
   });
 
   const urls = { indexerApis, router: router.url };
