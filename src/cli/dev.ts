@@ -16,6 +16,7 @@ import { type DevnetChain, startDevnet } from '../devnet/devnet.js';
 import { configFileArgs, devnetOptions, prepareDevnet } from '../devnet/settings.js';
 import { loadIndexerConfig } from '../indexer/config.js';
 import { loadRouterConfig } from '../router/config.js';
+import { ROUTER_SCHEMA } from '../router/tracking/index.js';
 import { openStoreThread, type StoreThread } from '../store/store-thread.js';
 import { startApi } from './api.js';
 import { startIndexer } from './indexer.js';
@@ -115,6 +116,11 @@ async function startStack(
     stores.push(result.value);
   }
   const routerStore = stores.pop()!;
+  // Transfers tracked on another run of the chains (kept in memory, another seed) can never be found.
+  if (opened.some((r) => r.status === 'fulfilled' && 'anotherRun' in r.value && r.value.anotherRun)) {
+    logger.warn('the chains are another run: the router forgets the transfers it tracked');
+    await routerStore.db.exec(`DROP SCHEMA IF EXISTS ${ROUTER_SCHEMA} CASCADE`);
+  }
   logger.info({ dataDir: settings.dataDir }, 'embedded stores open');
 
   const indexerLogger = log('indexer');

@@ -58,13 +58,13 @@ export function routerStoreDir(dataDir: string): string {
  * A devnet chain's store, migrated (so its API answers from the start) and holding nothing but that
  * chain. The store outlives a devnet kept in memory or given another seed; an index of another run
  * of the chain is dropped and indexed afresh, as nothing else can reconcile it (the indexer resumes
- * after what it holds and would serve the old blocks).
+ * after what it holds and would serve the old blocks). `anotherRun` says it was dropped.
  */
 export async function openChainStore(
   dataDir: string,
   chain: DevnetChain,
   logger: Logger,
-): Promise<StoreThread> {
+): Promise<StoreThread & { anotherRun: boolean }> {
   const { chainId } = chain.chain.info;
   const store = await openStoreThread(chainStoreDir(dataDir, chainId));
   const { db } = store;
@@ -76,7 +76,7 @@ export async function openChainStore(
       await db.exec(`DROP SCHEMA ${db.schema} CASCADE; CREATE SCHEMA ${db.schema}`);
       await migrate(db);
     }
-    return store;
+    return { ...store, anotherRun: reason !== undefined };
   } catch (err) {
     await db.close();
     throw err;
