@@ -46,6 +46,23 @@ interface InterchainTx {
   tx: { body: { messages: Array<{ '@type': string }> } };
 }
 
+/** Spawns `weft dev` with `args`, collecting what it prints. */
+function startDev(args: string[]) {
+  const child = spawn(process.execPath, cli(args), { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  const out = { stdout: '', stderr: '' };
+  child.stdout!.on('data', (chunk: Buffer) => {
+    out.stdout += chunk.toString();
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    out.stderr += chunk.toString();
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, out, exited };
+}
+
 async function json(url: string): Promise<any> {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${await response.text()}`);
@@ -86,59 +103,45 @@ describe('weft dev (CLI)', () => {
     );
   });
 
-  it('runs the full devnet, an indexer and an API per chain with a VM on a store each, and the router tracking the traffic, and stops cleanly on SIGTERM', async () => {
+  it('runs the full devnet, an indexer and an API per chain with a VM on a store each, and the router tracking the traffic; stops cleanly on SIGTERM and resumes', async () => {
     const halt = 8;
     const dataDir = join(dir, 'store');
     const manifestPath = join(dir, 'manifest.json');
-    const child = spawn(
-      process.execPath,
-      cli([
-        '--vms',
-        'evm,move',
-        '--seed',
-        'dev-test',
-        '--block-time',
-        '200ms',
-        '--txs-per-block',
-        '4',
-        '--halt-height',
-        String(halt),
-        '--port-base',
-        '0',
-        '--api-port-base',
-        '0',
-        '--router-port',
-        '0',
-        '--registry',
-        join(dir, 'registry'),
-        '--manifest',
-        manifestPath,
-        '--data-dir',
-        dataDir,
-        '--state-dir',
-        join(dir, 'chains'),
-      ]),
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    children.push(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-      child.once('exit', (code, signal) => resolve({ code, signal })),
-    );
+    const args = [
+      '--vms',
+      'evm,move',
+      '--seed',
+      'dev-test',
+      '--block-time',
+      '200ms',
+      '--txs-per-block',
+      '4',
+      '--halt-height',
+      String(halt),
+      '--port-base',
+      '0',
+      '--api-port-base',
+      '0',
+      '--router-port',
+      '0',
+      '--registry',
+      join(dir, 'registry'),
+      '--manifest',
+      manifestPath,
+      '--data-dir',
+      dataDir,
+      '--state-dir',
+      join(dir, 'chains'),
+    ];
+    const { child, out, exited } = startDev(args);
+    let transferHash = '';
 
     try {
       const table = await until(
         'the table of the stack',
         async () => {
           if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}`);
-          return CONTROL_ROW.test(stdout) ? stdout : undefined;
+          return CONTROL_ROW.test(out.stdout) ? out.stdout : undefined;
         },
         // Generous: on a busy machine the full network and the stores' start (PGlite's initdb) take a while.
         120_000,
@@ -217,25 +220,26 @@ describe('weft dev (CLI)', () => {
         )
         .sort((a, b) => Number(a.height) - Number(b.height))[0];
       expect(transfer, 'an interchain transfer of the traffic').toBeDefined();
+      transferHash = transfer!.txhash;
       const status = await until(
         `the status of ${transfer!.txhash}`,
         async () => {
           const s = await json(`${routerUrl}/v2/tx/status?chain_id=weft-l1-1&tx_hash=${transfer!.txhash}`);
-          return s.state === 'STATE_PENDING' ? undefined : s;
+          return s.state.startsWith('STATE_COMPLETED') ? s : undefined;
         },
         30_000,
       );
       expect(status.state).toBe('STATE_COMPLETED_SUCCESS');
     } catch (err) {
-      throw new Error(`${(err as Error).message}\n--- stdout\n${stdout}\n--- stderr\n${stderr}`);
+      throw new Error(`${(err as Error).message}\n--- stdout\n${out.stdout}\n--- stderr\n${out.stderr}`);
     }
 
     child.kill('SIGTERM');
     const exit = await Promise.race([exited, sleep(15_000).then(() => 'timeout' as const)]);
-    expect(exit, stderr).toEqual({ code: 0, signal: null });
+    expect(exit, out.stderr).toEqual({ code: 0, signal: null });
     // Nothing failed on the way down (an indexer writing to a closed store, say).
-    expect(stderr).not.toMatch(/^(error|fatal)/m);
-    expect(stderr.match(/^warn .*former layout.*$/gm)).toHaveLength(1);
+    expect(out.stderr).not.toMatch(/^(error|fatal)/m);
+    expect(out.stderr.match(/^warn .*former layout.*$/gm)).toHaveLength(1);
 
     // A store per chain, closed cleanly: each opens again and holds its chain's index.
     for (const folder of ['chain_weft_evm_1', 'chain_weft_move_1', 'chain_weft_l1_1']) {
@@ -247,5 +251,28 @@ describe('weft dev (CLI)', () => {
         await db.close();
       }
     }
-  }, 240_000);
+
+    // Started again on the same folders, the router still answers for the transfer it tracked.
+    const again = startDev(args);
+    try {
+      const routerUrl = await until(
+        'the router of the restarted stack',
+        async () => {
+          if (again.child.exitCode !== null) throw new Error(`exited with ${again.child.exitCode}`);
+          return CONTROL_ROW.test(again.out.stdout) ? ROUTER_ROW.exec(again.out.stdout)![1] : undefined;
+        },
+        60_000,
+      );
+      const status = await json(`${routerUrl}/v2/tx/status?chain_id=weft-l1-1&tx_hash=${transferHash}`);
+      expect(status.state).toBe('STATE_COMPLETED_SUCCESS');
+    } catch (err) {
+      throw new Error(`${(err as Error).message}\n--- stderr\n${again.out.stderr}`);
+    }
+    again.child.kill('SIGTERM');
+    expect(await Promise.race([again.exited, sleep(15_000).then(() => 'timeout' as const)])).toEqual({
+      code: 0,
+      signal: null,
+    });
+    expect(again.out.stderr).not.toMatch(/another run/);
+  }, 300_000);
 });
