@@ -4,20 +4,31 @@ import { BaseError, errorMessage } from '../common/errors.js';
 import { createLogger, type Logger } from '../common/logger.js';
 import { createShutdown, onProcessSignals, type Shutdown } from '../common/shutdown.js';
 import { devSettings } from '../dev/settings.js';
-import { createChainStores, openChainStore, retireSharedStore } from '../dev/store.js';
+import { stackManifest, stackTable, writeStackManifest } from '../dev/stack.js';
+import {
+  chainStoreDir,
+  createStores,
+  openChainStore,
+  retireSharedStore,
+  routerStoreDir,
+} from '../dev/store.js';
 import { type DevnetChain, startDevnet } from '../devnet/devnet.js';
-import { chainLine, configFileArgs, devnetOptions, networkLine, prepareDevnet } from '../devnet/settings.js';
+import { configFileArgs, devnetOptions, prepareDevnet } from '../devnet/settings.js';
 import { loadIndexerConfig } from '../indexer/config.js';
-import type { StoreThread } from '../store/store-thread.js';
+import { loadRouterConfig } from '../router/config.js';
+import { ROUTER_SCHEMA } from '../router/tracking/index.js';
+import { openStoreThread, type StoreThread } from '../store/store-thread.js';
 import { startApi } from './api.js';
 import { startIndexer } from './indexer.js';
+import { startRouter } from './router.js';
 
 type DevSettings = SettingsOf<typeof devSettings>;
 
 /**
- * `weft dev` (`npm start`): the devnet, and for each of its rollups an indexer following the rollup's
- * nodes and an API serving what it indexed, in one process, each chain in an embedded store of its
- * own run in a worker thread (`src/dev/store.ts`). The router joins the stack once it exists.
+ * `weft dev` (`npm start`): the devnet (the full network by default), for each of its chains with a VM
+ * (the rollups, the L1) an indexer following the chain's nodes and an API serving what it indexed, and
+ * the router with its tracker over the devnet's registry, in one process. Each chain and the router
+ * keep an embedded store of their own, run in a worker thread (`src/dev/store.ts`).
  */
 export async function runDev(argv: string[]): Promise<void> {
   if (argv.includes('--help')) {
@@ -64,8 +75,8 @@ export async function runDev(argv: string[]): Promise<void> {
 
 /**
  * Starts the parts in an order whose reverse is the shutdown's: the devnet, the stores, the indexers,
- * the APIs. A signal thus first stops the APIs taking requests, lets the indexers commit their batch,
- * closes the stores and then stops the devnet.
+ * the APIs, the router. A signal thus first stops the router and the APIs taking requests, lets the
+ * indexers commit their batch, closes the stores and then stops the devnet.
  */
 async function startStack(
   settings: DevSettings,
@@ -73,35 +84,48 @@ async function startStack(
   logger: Logger,
   log: (name: string) => Logger,
 ): Promise<Array<{ chainId: string; running: Promise<void> }>> {
-  const devnet = await startDevnet({ ...devnetOptions(settings), logger: log('devnet') });
+  // The manifest is written once the whole stack serves, with the indexers' and the router's URLs.
+  const startSettings = { ...settings, manifest: '' };
+  const devnet = await startDevnet({ ...devnetOptions(startSettings), logger: log('devnet') });
   shutdown.add(() => devnet.close());
-  await prepareDevnet(devnet, settings, logger);
+  await prepareDevnet(devnet, startSettings, logger);
 
-  // The indexer and its API follow the rollups; the L1 and the external chains are served but not indexed.
-  const rollups = devnet.rollups;
+  // An indexer and its API follow each chain with a VM (the rollups, the L1); the external chains
+  // are served but not indexed.
+  const chains = devnet.chains;
   await retireSharedStore(settings.dataDir, logger);
-  await createChainStores(
-    settings.dataDir,
-    rollups.map(({ chain }) => chain.info.chainId),
-  );
+  await createStores(settings.dataDir, [
+    ...chains.map(({ chain }) => chainStoreDir(settings.dataDir, chain.info.chainId)),
+    routerStoreDir(settings.dataDir),
+  ]);
   // Side by side, each in its thread; every store that opens is closed by the shutdown.
-  const opened = await Promise.allSettled(
-    rollups.map(async (chain) => {
+  const opened = await Promise.allSettled([
+    ...chains.map(async (chain) => {
       const store = await openChainStore(settings.dataDir, chain, logger);
       shutdown.add(() => store.db.close());
       return store;
     }),
-  );
+    openStoreThread(routerStoreDir(settings.dataDir)).then((store) => {
+      shutdown.add(() => store.db.close());
+      return store;
+    }),
+  ]);
   const stores: StoreThread[] = [];
   for (const result of opened) {
     if (result.status === 'rejected') throw result.reason;
     stores.push(result.value);
   }
+  const routerStore = stores.pop()!;
+  // Transfers tracked on another run of the chains (kept in memory, another seed) can never be found.
+  if (opened.some((r) => r.status === 'fulfilled' && 'anotherRun' in r.value && r.value.anotherRun)) {
+    logger.warn('the chains are another run: the router forgets the transfers it tracked');
+    await routerStore.db.exec(`DROP SCHEMA IF EXISTS ${ROUTER_SCHEMA} CASCADE`);
+  }
   logger.info({ dataDir: settings.dataDir }, 'embedded stores open');
 
   const indexerLogger = log('indexer');
   const indexers = [];
-  for (const [i, chain] of rollups.entries()) {
+  for (const [i, chain] of chains.entries()) {
     const config = loadIndexerConfig({ argv: [], env: indexerEnv(chain, settings) });
     const { running } = await startIndexer(config, {
       logger: indexerLogger.child({ chain: config.chainId }),
@@ -116,7 +140,8 @@ async function startStack(
   }
 
   const apiLogger = log('api');
-  for (const [i, chain] of rollups.entries()) {
+  const indexerApis = new Map<string, string>();
+  for (const [i, chain] of chains.entries()) {
     const port = settings.apiPortBase === 0 ? 0 : settings.apiPortBase + i;
     const config = loadApiConfig({ argv: [], env: apiEnv(chain, settings, port) });
     const { url } = await startApi(config, {
@@ -124,10 +149,33 @@ async function startStack(
       shutdown,
       db: stores[i]!.db,
     });
-    process.stdout.write(chainLine(chain, ` api=${url}`));
+    indexerApis.set(chain.chain.info.chainId, url);
   }
-  for (const chain of devnet.all) if (chain.role !== 'rollup') process.stdout.write(chainLine(chain));
-  process.stdout.write(networkLine(devnet));
+
+  const routerLogger = log('router');
+  const router = await startRouter(loadRouterConfig({ argv: [], env: routerEnv(settings) }), {
+    logger: routerLogger,
+    shutdown,
+    db: routerStore.db,
+  });
+
+  // The router tracks the transfers the devnet's own traffic starts, as if each had been registered.
+  devnet.onInterchainTx(({ chainId, txHash }) => {
+    if (shutdown.isKilled()) return;
+    router.tracker.track(chainId, txHash).catch((err: unknown) => {
+      routerLogger.warn(
+        { chainId, txHash, err: errorMessage(err) },
+        'cannot track a transfer of the traffic',
+      );
+    });
+  });
+
+  const urls = { indexerApis, router: router.url };
+  process.stdout.write(stackTable(devnet, urls));
+  if (settings.manifest) {
+    writeStackManifest(settings.manifest, stackManifest(devnet, urls));
+    logger.info({ path: settings.manifest }, 'manifest written');
+  }
 
   devnet.run();
   logger.info({ blockTimeMs: settings.blockTime, txsPerBlock: settings.txsPerBlock }, 'producing blocks');
@@ -158,6 +206,17 @@ function indexerEnv(chain: DevnetChain, settings: DevSettings): Record<string, s
     INTERNAL_TX: String(evm),
     RICH_LIST: String(evm),
     BATCH_SIZE: String(DEV_BATCH_SIZE),
+    LOG_LEVEL: settings.logLevel,
+    LOG_FORMAT: settings.logFormat,
+  };
+}
+
+/** What `weft router` would be given to route over the devnet's registry folder. */
+function routerEnv(settings: DevSettings): Record<string, string> {
+  return {
+    REGISTRY: settings.registry,
+    HOST: settings.host,
+    PORT: String(settings.routerPort),
     LOG_LEVEL: settings.logLevel,
     LOG_FORMAT: settings.logFormat,
   };

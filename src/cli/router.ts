@@ -8,10 +8,11 @@ import {
   migrateTracking,
   ROUTER_SCHEMA,
   startTracker,
+  type Tracker,
   trackedChain,
   trackingRoutes,
 } from '../router/tracking/index.js';
-import { openDb } from '../store/db.js';
+import { type Db, openDb } from '../store/db.js';
 
 export async function runRouter(argv: string[]): Promise<void> {
   if (argv.includes('--help')) {
@@ -30,15 +31,22 @@ export interface StartRouterDeps {
   shutdown: Shutdown;
   /** Route plugins mounted beside the router's own (tracking). */
   plugins?: RouterPlugin[];
+  /** A store the router works in (in its schema) instead of opening `config`'s; its owner closes it. */
+  db?: Db;
 }
 
 /**
  * Reads the registry, starts tracking the transfers registered in the store, and serves the router API:
  * what `weft router` does.
  */
-export async function startRouter(config: RouterConfig, deps: StartRouterDeps): Promise<{ url: string }> {
+export async function startRouter(
+  config: RouterConfig,
+  deps: StartRouterDeps,
+): Promise<{ url: string; tracker: Tracker }> {
   const registry = await loadRegistry(config.registry, config.nodes);
-  const db = await openDb({ dsn: config.dbDsn, dataDir: config.dataDir, schema: ROUTER_SCHEMA });
+  const db = deps.db
+    ? await deps.db.withSchema(ROUTER_SCHEMA)
+    : await openDb({ dsn: config.dbDsn, dataDir: config.dataDir, schema: ROUTER_SCHEMA });
   deps.shutdown.add(() => db.close());
   await migrateTracking(db);
   const tracker = await startTracker({
@@ -63,5 +71,5 @@ export async function startRouter(config: RouterConfig, deps: StartRouterDeps): 
     { url, chains: registry.chains.length, assets: registry.assets.length },
     'serving the router API',
   );
-  return { url };
+  return { url, tracker };
 }

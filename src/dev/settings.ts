@@ -1,16 +1,17 @@
 import { logSettings, parse, type SettingsSpec } from '../common/config.js';
+import type { NetworkKind } from '../devnet/network/plan.js';
 import { devnetSettings } from '../devnet/settings.js';
 
 const devnet = devnetSettings;
 
 /**
  * Settings of `weft dev`: the devnet's (same flags and environment names; the fault injection is left
- * out) and where the stack keeps its data. The indexers and APIs take their defaults.
+ * out) and where the stack keeps its data. The indexers, APIs and the router take their defaults.
  */
 export const devSettings = {
   config: devnet.config,
   vms: devnet.vms,
-  network: devnet.network,
+  network: { ...devnet.network, default: 'full' as NetworkKind },
   opOutputInterval: devnet.opOutputInterval,
   opFinalizationPeriod: devnet.opFinalizationPeriod,
   seed: devnet.seed,
@@ -21,19 +22,31 @@ export const devSettings = {
   dataDir: {
     flag: 'data-dir',
     env: 'DATA_DIR',
-    description: 'folder of the embedded stores (PGlite), a sub-folder per chain (memory://: in memory)',
+    description:
+      'folder of the embedded stores (PGlite), a sub-folder per chain and the router’s (memory://: in memory)',
     parse: parse.string,
     default: '.weft/dev/store',
   },
   host: { ...devnet.host, description: 'address the nodes and the APIs listen on' },
   portBase: devnet.portBase,
-  registry: devnet.registry,
+  registry: {
+    ...devnet.registry,
+    description: 'write an initia-registry style folder of the chains here; the router reads it',
+    default: '.weft/dev/registry',
+  },
   apiPortBase: {
     flag: 'api-port-base',
     env: 'DEV_API_PORT_BASE',
     description: 'chain i’s indexer API listens on base+i; 0 picks free ports',
     parse: parse.int(0, 65_000),
     default: 8080,
+  },
+  routerPort: {
+    flag: 'router-port',
+    env: 'DEV_ROUTER_PORT',
+    description: 'the router API listens on this port; 0 picks a free port',
+    parse: parse.int(0, 65_535),
+    default: 8090,
   },
   cors: {
     flag: 'cors-enabled',

@@ -31,15 +31,13 @@ export async function retireSharedStore(dataDir: string, logger: Logger): Promis
 }
 
 /**
- * Creates the chains' stores that do not exist yet, as copies of one new empty store. PGlite's
+ * Creates the stores in `dirs` that do not exist yet, as copies of one new empty store. PGlite's
  * initdb takes seconds, and the thread that ran it keeps about half a gigabyte it no longer needs
- * (measured); run once in a thread that then ends, it costs neither per chain.
+ * (measured); run once in a thread that then ends, it costs neither per store.
  */
-export async function createChainStores(dataDir: string, chainIds: string[]): Promise<void> {
+export async function createStores(dataDir: string, dirs: string[]): Promise<void> {
   if (dataDir.startsWith('memory://')) return;
-  const missing = chainIds
-    .map((chainId) => chainStoreDir(dataDir, chainId))
-    .filter((dir) => !existsSync(join(dir, 'PG_VERSION')));
+  const missing = dirs.filter((dir) => !existsSync(join(dir, 'PG_VERSION')));
   if (missing.length === 0) return;
   const empty = join(dataDir, '.empty-store');
   await rm(empty, { recursive: true, force: true });
@@ -51,17 +49,22 @@ export async function createChainStores(dataDir: string, chainIds: string[]): Pr
   await rm(empty, { recursive: true, force: true });
 }
 
+/** The router's store of the dev stack, `<dataDir>/router`, beside the chains' (never a chain's name). */
+export function routerStoreDir(dataDir: string): string {
+  return dataDir.startsWith('memory://') ? dataDir : join(dataDir, 'router');
+}
+
 /**
  * A devnet chain's store, migrated (so its API answers from the start) and holding nothing but that
  * chain. The store outlives a devnet kept in memory or given another seed; an index of another run
  * of the chain is dropped and indexed afresh, as nothing else can reconcile it (the indexer resumes
- * after what it holds and would serve the old blocks).
+ * after what it holds and would serve the old blocks). `anotherRun` says it was dropped.
  */
 export async function openChainStore(
   dataDir: string,
   chain: DevnetChain,
   logger: Logger,
-): Promise<StoreThread> {
+): Promise<StoreThread & { anotherRun: boolean }> {
   const { chainId } = chain.chain.info;
   const store = await openStoreThread(chainStoreDir(dataDir, chainId));
   const { db } = store;
@@ -73,7 +76,7 @@ export async function openChainStore(
       await db.exec(`DROP SCHEMA ${db.schema} CASCADE; CREATE SCHEMA ${db.schema}`);
       await migrate(db);
     }
-    return store;
+    return { ...store, anotherRun: reason !== undefined };
   } catch (err) {
     await db.close();
     throw err;

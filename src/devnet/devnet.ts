@@ -88,6 +88,11 @@ export interface Devnet {
   control: ControlServer;
   manifest(): Manifest;
   writeManifest(path: string): void;
+  /**
+   * Calls `listener` with each interchain transfer the generated traffic starts (an IBC transfer, an
+   * OPinit deposit or withdrawal, an OFT send): the chain and hash of its source tx, once accepted.
+   */
+  onInterchainTx(listener: (tx: { chainId: string; txHash: string }) => void): void;
   /** Writes the registry folder (again: after a part contributed to it). */
   writeRegistry(dir: string): void;
   /** Produces one block on every chain (with traffic), unless halted. */
@@ -221,6 +226,10 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
       writeFileSync(path, `${JSON.stringify(devnet.manifest(), null, 2)}\n`);
     },
     writeRegistry: (dir) => registry.write(dir),
+    onInterchainTx(listener) {
+      for (const c of all)
+        c.traffic.onInterchainTx((txHash) => listener({ chainId: c.chain.info.chainId, txHash }));
+    },
     async step() {
       const counts = await Promise.all(all.map(produce));
       await afterStep();

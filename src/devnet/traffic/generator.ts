@@ -36,6 +36,8 @@ export interface TrafficContext {
 export interface TrafficPlan {
   readonly name: string;
   readonly weight: number;
+  /** Its txs start interchain transfers (IBC, OPinit, omnichain): each is a source tx a router tracks. */
+  readonly interchain?: boolean;
   next(ctx: TrafficContext): Promise<PlannedTx | undefined> | PlannedTx | undefined;
   /** Learns from a committed block (its events are the truth about owners, collections, ...). */
   observe?(record: BlockRecord): void;
@@ -46,6 +48,8 @@ export interface TrafficGenerator {
   fill(count: number): Promise<number>;
   /** Hands a committed block to every plan. */
   observe(record: BlockRecord): void;
+  /** Calls `listener` with the hash of each accepted tx of an interchain plan. */
+  onInterchainTx(listener: (txHash: string) => void): void;
 }
 
 export interface TrafficOptions {
@@ -69,6 +73,7 @@ export function createTrafficGenerator(options: TrafficOptions): TrafficGenerato
   const sequences = new Map<string, bigint>();
   const weights = Object.fromEntries(plans.map((p) => [p.name, p.weight])) as Record<string, number>;
   const byName = new Map(plans.map((p) => [p.name, p]));
+  const interchainListeners: Array<(txHash: string) => void> = [];
 
   const account = (signer: DevAccount) => {
     const view = chain.account(signer.address);
@@ -84,19 +89,21 @@ export function createTrafficGenerator(options: TrafficOptions): TrafficGenerato
     return [{ denom: chain.info.denom, amount: amount.toString() }];
   };
 
-  const send = async (planned: PlannedTx): Promise<boolean> => {
+  /** Submits `planned`; returns its hash, or undefined when the chain refused it. */
+  const send = async (planned: PlannedTx): Promise<string | undefined> => {
     const sequence = nextSequence(planned.signer);
     if (planned.kind === 'eth') {
       if (!options.sendEthTx) throw new Error('traffic: this chain has no EVM JSON-RPC');
+      let hash: string;
       try {
-        await options.sendEthTx(await planned.build(sequence));
+        hash = await options.sendEthTx(await planned.build(sequence));
       } catch (err) {
         logger.warn({ err: (err as Error).message, signer: planned.signer.address }, 'eth tx rejected');
         sequences.delete(planned.signer.address);
-        return false;
+        return undefined;
       }
       sequences.set(planned.signer.address, sequence + 1n);
-      return true;
+      return hash;
     }
     const gasLimit = planned.gasLimit ?? options.defaultGasLimit ?? 1_000_000n;
     const raw = signTx({
@@ -115,15 +122,18 @@ export function createTrafficGenerator(options: TrafficOptions): TrafficGenerato
         'generated tx rejected',
       );
       sequences.delete(planned.signer.address);
-      return false;
+      return undefined;
     }
     sequences.set(planned.signer.address, sequence + 1n);
-    return true;
+    return result.hash;
   };
 
   return {
     observe(record) {
       for (const plan of plans) plan.observe?.(record);
+    },
+    onInterchainTx(listener) {
+      interchainListeners.push(listener);
     },
     async fill(count) {
       // Sequences restart from the chain's view each block: txs left out of a block keep theirs.
@@ -135,7 +145,10 @@ export function createTrafficGenerator(options: TrafficOptions): TrafficGenerato
         attempts += 1;
         const plan = byName.get(rng.weighted(weights))!;
         const planned = await plan.next(ctx);
-        if (planned && (await send(planned))) accepted += 1;
+        const hash = planned && (await send(planned));
+        if (!hash) continue;
+        accepted += 1;
+        if (plan.interchain) for (const listener of interchainListeners) listener(hash);
       }
       return accepted;
     },

@@ -52,6 +52,7 @@ export function ibcTransferPlan(options: {
 
   return {
     name: 'ibc-transfer',
+    interchain: true,
     weight: options.weight ?? 0.5,
     observe(record) {
       let channel = '';

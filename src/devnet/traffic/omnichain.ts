@@ -33,6 +33,7 @@ function omnichainPlan(
   const peers = setup.members.filter((m) => m.eid !== setup.self.eid);
   return {
     name: 'omnichain-oft',
+    interchain: true,
     weight: 2,
     next({ rng }) {
       if (peers.length === 0) return undefined;

@@ -20,6 +20,7 @@ export interface DepositTarget {
 export function opinitDepositPlan(targets: readonly DepositTarget[], weight = 1): TrafficPlan {
   return {
     name: 'opinit-deposit',
+    interchain: true,
     weight,
     next(ctx) {
       if (targets.length === 0) return undefined;
@@ -55,6 +56,7 @@ export function opinitDepositPlan(targets: readonly DepositTarget[], weight = 1)
 export function opinitWithdrawalPlan(l1Recipients: readonly string[], weight = 1): TrafficPlan {
   return {
     name: 'opinit-withdrawal',
+    interchain: true,
     weight,
     async next(ctx) {
       if (l1Recipients.length === 0) return undefined;

@@ -1,0 +1,57 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { type Devnet, type Manifest, vmOf } from '../devnet/devnet.js';
+
+/** What the dev stack serves beside the devnet's nodes: an indexer API per indexed chain, the router. */
+export interface StackUrls {
+  /** Chain id → its indexer API. */
+  indexerApis: ReadonlyMap<string, string>;
+  router: string;
+}
+
+/** The manifest `weft dev --manifest` writes: the devnet's, with each chain's `indexer_api` and the `router`. */
+export type StackManifest = Omit<Manifest, 'chains'> & {
+  router: string;
+  chains: Array<Manifest['chains'][number] & { indexer_api: string | null }>;
+};
+
+export function stackManifest(devnet: Devnet, urls: StackUrls): StackManifest {
+  const manifest = devnet.manifest();
+  return {
+    ...manifest,
+    router: urls.router,
+    chains: manifest.chains.map((c) => ({ ...c, indexer_api: urls.indexerApis.get(c.chain_id) ?? null })),
+  };
+}
+
+export function writeStackManifest(path: string, manifest: StackManifest): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+/**
+ * The table printed once the stack serves: a row per chain (id, role, VM, height, node URLs and its
+ * indexer API where it has one), then the router and the devnet's control surface. Each cell after the
+ * first is `key=value`, so a line reads as one regex.
+ */
+export function stackTable(devnet: Devnet, urls: StackUrls): string {
+  const rows = devnet.all.map((network) => {
+    const { chain, role } = network;
+    const nodes: { rpc?: string; rest?: string; jsonRpc?: string } = network.urls;
+    const api = urls.indexerApis.get(chain.info.chainId);
+    const cells = [
+      `role=${role}`.padEnd(21),
+      `vm=${vmOf(network) ?? '-'}`.padEnd(7),
+      `height=${chain.latestHeight()}`,
+      nodes.rpc ? `rpc=${nodes.rpc}` : '',
+      nodes.rest ? `rest=${nodes.rest}` : '',
+      nodes.jsonRpc ? `json-rpc=${nodes.jsonRpc}` : '',
+      api ? `api=${api}` : '',
+    ].filter(Boolean);
+    return `${chain.info.chainId.padEnd(16)} ${cells.join(' ')}`;
+  });
+  const registry = devnet.manifest().registry;
+  rows.push(`${'router'.padEnd(16)} url=${urls.router}`);
+  rows.push(`${'control'.padEnd(16)} url=${devnet.control.url}${registry ? ` registry=${registry}` : ''}`);
+  return `${rows.join('\n')}\n`;
+}
