@@ -115,6 +115,11 @@ export async function startTracker(options: TrackerOptions): Promise<Tracker> {
   const held = new Map<string, Held>();
   const byKey = new Map<string, Set<string>>();
   const bySourceHash = new Map<string, string>();
+  /** Held transfers by `chain id|source hash`: their status is answered from memory while the leases hold. */
+  const heldBySource = new Map<string, Held>();
+  const sourceKey = (chainId: string, hash: string) => `${chainId}|${hash}`;
+  /** When the last renewal that kept this process's leases began: they hold until `leaseMs` after it. */
+  let leasesFrom = 0;
   let stopped = false;
 
   const index = (entry: Held) => {
@@ -135,6 +140,7 @@ export async function startTracker(options: TrackerOptions): Promise<Tracker> {
 
   const drop = (entry: Held) => {
     entry.dropped = true;
+    heldBySource.delete(sourceKey(entry.transfer.chainId, entry.transfer.txHash));
     for (const key of entry.keys) byKey.get(key)?.delete(entry.transfer.id);
     bySourceHash.delete(entry.transfer.txHash);
     held.delete(entry.transfer.id);
@@ -303,6 +309,7 @@ export async function startTracker(options: TrackerOptions): Promise<Tracker> {
       retry: false,
     };
     held.set(transfer.id, entry);
+    heldBySource.set(sourceKey(transfer.chainId, transfer.txHash), entry);
     index(entry);
     for (const [chainId, height] of Object.entries(transfer.progress.watch))
       followers.get(chainId)?.rewind(height);
@@ -316,7 +323,9 @@ export async function startTracker(options: TrackerOptions): Promise<Tracker> {
 
   let claiming: Promise<void> = Promise.resolve();
   const claimRound = async () => {
+    const renewing = Date.now();
     const kept = await store.renew(owner, leaseMs);
+    leasesFrom = renewing;
     for (const entry of [...held.values()]) if (!kept.has(entry.transfer.id)) drop(entry);
     const unloaded = [...kept].filter((id) => !held.has(id));
     for (const row of await store.load(unloaded)) if (!held.has(row.id)) take(row);
@@ -380,7 +389,13 @@ export async function startTracker(options: TrackerOptions): Promise<Tracker> {
       return { tx_hash: txHash, explorer_link: link(chainId, txHash) };
     },
     async status(chainId, txHash) {
-      const transfer = validTxHash(txHash) ? await store.get(chainId, normalizeHash(txHash)) : undefined;
+      if (!validTxHash(txHash)) throw new TxNotTrackedError(chainId, txHash);
+      // A transfer this process holds is written only by it while its lease holds: what it saved last is
+      // what the store has. Otherwise (another router holds it, or it ended) the store answers.
+      const mine = heldBySource.get(sourceKey(chainId, normalizeHash(txHash)));
+      if (mine && !mine.dropped && Date.now() < leasesFrom + leaseMs)
+        return statusJson(mine.transfer.progress, outcomeOf(mine.transfer.progress), link);
+      const transfer = await store.get(chainId, normalizeHash(txHash));
       if (!transfer) throw new TxNotTrackedError(chainId, txHash);
       return statusJson(transfer.progress, outcomeOf(transfer.progress), link);
     },
