@@ -208,5 +208,29 @@ export function createHopGraph(registry: RouterRegistry): HopGraph {
     return `${chainId}\n${base}`;
   }
 
-  return { registry, hopsFrom, place, origin };
+  // The graph is fixed for a registry: a place's hops (SHA-256 of traces and all) are worked out once.
+  // Places come from requests too, so the memory is capped: past it, they are worked out each time.
+  const MEMO_LIMIT = 20_000;
+  const hopsKnown = new Map<string, Array<{ hop: Hop; to: Place }>>();
+  const placesKnown = new Map<string, Place | undefined>();
+  return {
+    registry,
+    hopsFrom(at) {
+      const key = `${at.chainId}\n${at.denom}`;
+      let known = hopsKnown.get(key);
+      if (!known) {
+        known = hopsFrom(at);
+        if (hopsKnown.size < MEMO_LIMIT) hopsKnown.set(key, known);
+      }
+      return known;
+    },
+    place(chainId, denom) {
+      const key = `${chainId}\n${denom}`;
+      if (placesKnown.has(key)) return placesKnown.get(key);
+      const found = place(chainId, denom);
+      if (placesKnown.size < MEMO_LIMIT) placesKnown.set(key, found);
+      return found;
+    },
+    origin,
+  };
 }
