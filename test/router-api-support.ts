@@ -1,5 +1,10 @@
 import { expect } from 'vitest';
+import { startRouter } from '../src/cli/router.js';
+import { silentLogger } from '../src/common/logger.js';
+import { createShutdown, type Shutdown } from '../src/common/shutdown.js';
+import type { Devnet } from '../src/devnet/devnet.js';
 import { until } from '../src/devnet/test-support/until.js';
+import { loadRouterConfig } from '../src/router/config.js';
 
 /** The router's HTTP API as a wallet calls it: JSON in, status and JSON out. */
 
@@ -52,4 +57,18 @@ export async function trackToEnd(base: string, chainId: string, hash: string, ms
   );
   expect(done.status).toBe('STATE_COMPLETED');
   return done;
+}
+
+/**
+ * `weft router` as its command starts it, in this process, over a devnet's registry on an embedded store
+ * in memory; answers its URL and the shutdown that stops it.
+ */
+export async function routerOnDevnet(devnet: Devnet): Promise<{ url: string; shutdown: Shutdown }> {
+  const config = loadRouterConfig({
+    argv: ['--registry', devnet.manifest().registry!, '--host', '127.0.0.1', '--port', '0'],
+    env: { DATA_DIR: 'memory://' },
+  });
+  const shutdown = createShutdown(silentLogger());
+  const { url } = await startRouter(config, { logger: silentLogger(), shutdown });
+  return { url, shutdown };
 }

@@ -1,11 +1,8 @@
 import { createPublicClient, type Hex, http, parseAbi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRouter } from '../src/cli/router.js';
-import { silentLogger } from '../src/common/logger.js';
-import { createShutdown, type Shutdown } from '../src/common/shutdown.js';
+import type { Shutdown } from '../src/common/shutdown.js';
 import type { Devnet, DevnetChain } from '../src/devnet/devnet.js';
-import { loadRouterConfig } from '../src/router/config.js';
-import { post, routeAndBuild, trackToEnd } from './router-api-support.js';
+import { post, routeAndBuild, routerOnDevnet, trackToEnd } from './router-api-support.js';
 import { trackingDevnet } from './router-tracking-support.js';
 import { bankBalance, decode, evmChain, signAndBroadcast } from './router-wallet-support.js';
 
@@ -27,21 +24,7 @@ beforeAll(async () => {
   network = await trackingDevnet('router-e2e-move-oft');
   devnet = network.devnet;
   l1 = devnet.l1!;
-  const config = loadRouterConfig({
-    argv: [
-      '--registry',
-      devnet.manifest().registry!,
-      '--host',
-      '127.0.0.1',
-      '--port',
-      '0',
-      '--data-dir',
-      'memory://',
-    ],
-    env: {},
-  });
-  shutdown = createShutdown(silentLogger());
-  ({ url } = await startRouter(config, { logger: silentLogger(), shutdown }));
+  ({ url, shutdown } = await routerOnDevnet(devnet));
 }, 120_000);
 
 afterAll(async () => {

@@ -1,13 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRouter } from '../src/cli/router.js';
-import { silentLogger } from '../src/common/logger.js';
-import { createShutdown, type Shutdown } from '../src/common/shutdown.js';
+import type { Shutdown } from '../src/common/shutdown.js';
 import type { Devnet, DevnetChain } from '../src/devnet/devnet.js';
 import { withdrawalClaim, withdrawalProof } from '../src/devnet/test-support/withdrawal.js';
-import { loadRouterConfig } from '../src/router/config.js';
 import { ibcDenomOf, l2DenomOf, parseIbcPath } from '../src/router/graph/denoms.js';
 import { latestTimeNs } from './ibc-support.js';
-import { post, routeAndBuild, status, trackToEnd } from './router-api-support.js';
+import { post, routeAndBuild, routerOnDevnet, status, trackToEnd } from './router-api-support.js';
 import { control, trackingDevnet, until } from './router-tracking-support.js';
 import { bankBalance, decode, signAndBroadcast } from './router-wallet-support.js';
 
@@ -30,12 +27,7 @@ beforeAll(async () => {
   network = await trackingDevnet('router-e2e-failures');
   devnet = network.devnet;
   l1 = devnet.l1!;
-  const config = loadRouterConfig({
-    argv: ['--registry', devnet.manifest().registry!, '--host', '127.0.0.1', '--port', '0'],
-    env: { DATA_DIR: 'memory://' },
-  });
-  shutdown = createShutdown(silentLogger());
-  ({ url } = await startRouter(config, { logger: silentLogger(), shutdown }));
+  ({ url, shutdown } = await routerOnDevnet(devnet));
 }, 120_000);
 
 afterAll(async () => {

@@ -3,16 +3,19 @@ import { once } from 'node:events';
 import { messages, route, setApiOptions, trackTransaction, transactionStatus } from '@skip-go/client';
 import { createPublicClient, type Hex, http, parseAbi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRouter } from '../src/cli/router.js';
-import { silentLogger } from '../src/common/logger.js';
-import { createShutdown, type Shutdown } from '../src/common/shutdown.js';
+import type { Shutdown } from '../src/common/shutdown.js';
 import type { Devnet, DevnetChain } from '../src/devnet/devnet.js';
 import type { DevAccount } from '../src/devnet/keys.js';
 import { until } from '../src/devnet/test-support/until.js';
-import { loadRouterConfig } from '../src/router/config.js';
 import { ibcDenomOf, l2DenomOf, parseIbcPath } from '../src/router/graph/denoms.js';
 import { useTestDb } from '../src/store/test-support/backends.js';
-import { post, routeAndBuild as routeAndBuildAt, status, trackToEnd } from './router-api-support.js';
+import {
+  post,
+  routeAndBuild as routeAndBuildAt,
+  routerOnDevnet,
+  status,
+  trackToEnd,
+} from './router-api-support.js';
 import { control, trackingDevnet } from './router-tracking-support.js';
 import { bankBalance, decode, evmChain, sendEvmTx, signAndBroadcast } from './router-wallet-support.js';
 
@@ -39,12 +42,7 @@ beforeAll(async () => {
   devnet = network.devnet;
   l1 = devnet.l1!;
   registry = devnet.manifest().registry!;
-  const config = loadRouterConfig({
-    argv: ['--registry', registry, '--host', '127.0.0.1', '--port', '0', '--data-dir', 'memory://'],
-    env: {},
-  });
-  shutdown = createShutdown(silentLogger());
-  ({ url } = await startRouter(config, { logger: silentLogger(), shutdown }));
+  ({ url, shutdown } = await routerOnDevnet(devnet));
 }, 120_000);
 
 afterAll(async () => {

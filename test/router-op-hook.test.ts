@@ -1,15 +1,13 @@
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { createPublicClient, type Hex, http, parseAbi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRouter } from '../src/cli/router.js';
-import { silentLogger } from '../src/common/logger.js';
-import { createShutdown, type Shutdown } from '../src/common/shutdown.js';
+import type { Shutdown } from '../src/common/shutdown.js';
 import type { Devnet, DevnetChain } from '../src/devnet/devnet.js';
 import { deriveAccount } from '../src/devnet/keys.js';
 import { until } from '../src/devnet/test-support/until.js';
-import { loadRouterConfig } from '../src/router/config.js';
 import { l2DenomOf } from '../src/router/graph/denoms.js';
 import { EthereumAminoSigner, signEip191 } from './eth-signer-support.js';
+import { routerOnDevnet } from './router-api-support.js';
 import { trackingDevnet } from './router-tracking-support.js';
 import { bankBalance, decode, evmChain, sendEvmTx, signAndBroadcast } from './router-wallet-support.js';
 
@@ -46,21 +44,7 @@ beforeAll(async () => {
   devnet = network.devnet;
   l1 = devnet.l1!;
   evm = devnet.rollups.find((c) => c.vm === 'evm')!;
-  const config = loadRouterConfig({
-    argv: [
-      '--registry',
-      devnet.manifest().registry!,
-      '--host',
-      '127.0.0.1',
-      '--port',
-      '0',
-      '--data-dir',
-      'memory://',
-    ],
-    env: {},
-  });
-  shutdown = createShutdown(silentLogger());
-  ({ url } = await startRouter(config, { logger: silentLogger(), shutdown }));
+  ({ url, shutdown } = await routerOnDevnet(devnet));
   const listed = (await (
     await fetch(`${url}/v2/fungible/assets?chain_ids=${evm.chain.info.chainId}`)
   ).json()) as any;
