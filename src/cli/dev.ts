@@ -1,10 +1,11 @@
 import { loadApiConfig } from '../api/config.js';
 import { loadSettings, type SettingsOf, usage } from '../common/config.js';
 import { BaseError, errorMessage } from '../common/errors.js';
+import { writeJsonFile } from '../common/json-file.js';
 import { createLogger, type Logger } from '../common/logger.js';
 import { createShutdown, onProcessSignals, type Shutdown } from '../common/shutdown.js';
 import { devSettings } from '../dev/settings.js';
-import { stackManifest, stackTable, writeStackManifest } from '../dev/stack.js';
+import { stackManifest, stackTable } from '../dev/stack.js';
 import {
   chainStoreDir,
   createStores,
@@ -173,7 +174,7 @@ async function startStack(
   const urls = { indexerApis, router: router.url };
   process.stdout.write(stackTable(devnet, urls));
   if (settings.manifest) {
-    writeStackManifest(settings.manifest, stackManifest(devnet, urls));
+    writeJsonFile(settings.manifest, stackManifest(devnet, urls));
     logger.info({ path: settings.manifest }, 'manifest written');
   }
 

@@ -1,5 +1,3 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { type Devnet, type Manifest, vmOf } from '../devnet/devnet.js';
 
 /** What the dev stack serves beside the devnet's nodes: an indexer API per indexed chain, the router. */
@@ -22,11 +20,6 @@ export function stackManifest(devnet: Devnet, urls: StackUrls): StackManifest {
     router: urls.router,
     chains: manifest.chains.map((c) => ({ ...c, indexer_api: urls.indexerApis.get(c.chain_id) ?? null })),
   };
-}
-
-export function writeStackManifest(path: string, manifest: StackManifest): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, `${JSON.stringify(manifest, null, 2)}\n`);
 }
 
 /**

@@ -1,5 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { writeJsonFile } from '../common/json-file.js';
 import type { Logger } from '../common/logger.js';
 import { type ControlServer, startControlServer } from './control/server.js';
 import type { DevChain } from './dev-chain.js';
@@ -221,10 +221,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
         control: control.url,
         services: Object.fromEntries(services.map((s) => [s.name, s.running.manifest?.() ?? {}])),
       }),
-    writeManifest(path) {
-      mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, `${JSON.stringify(devnet.manifest(), null, 2)}\n`);
-    },
+    writeManifest: (path) => writeJsonFile(path, devnet.manifest()),
     writeRegistry: (dir) => registry.write(dir),
     onInterchainTx(listener) {
       for (const c of all)

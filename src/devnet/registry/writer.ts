@@ -1,6 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NotFoundError } from '../../common/errors.js';
+import { writeJsonFile } from '../../common/json-file.js';
 import { assetListJson, chainJson } from './entries.js';
 import type { AssetListJson, ChainJson, RegistryChain, RegistryContribution } from './types.js';
 
@@ -37,21 +37,16 @@ export function createRegistry(chains: readonly RegistryChain[]): Registry {
       const assetLists = registry.assetLists();
       for (const [i, chain] of chainJsons.entries()) {
         const folder = join(dir, chain.chain_name);
-        mkdirSync(folder, { recursive: true });
-        writeJson(join(folder, 'chain.json'), chain);
-        writeJson(join(folder, 'assetlist.json'), assetLists[i]);
+        writeJsonFile(join(folder, 'chain.json'), chain);
+        writeJsonFile(join(folder, 'assetlist.json'), assetLists[i]);
       }
-      writeJson(join(dir, 'chains.json'), chainJsons);
+      writeJsonFile(join(dir, 'chains.json'), chainJsons);
       const ibc = ibcFiles(chains, contributions);
-      if (ibc.size > 0) mkdirSync(join(dir, '_IBC'), { recursive: true });
-      for (const [name, json] of ibc) writeJson(join(dir, '_IBC', name), json);
+      for (const [name, json] of ibc) writeJsonFile(join(dir, '_IBC', name), json);
     },
   };
   return registry;
 }
-
-const writeJson = (path: string, value: unknown) =>
-  writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
 
 /** chain-registry `_IBC/<a>-<b>.json` files (names in alphabetical order), from channel ends that name their counterparty. */
 function ibcFiles(

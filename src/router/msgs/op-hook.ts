@@ -106,6 +106,6 @@ export async function opHookMsgs(
     underlying,
     encodeFunctionData({ abi: HOOK_ABI, functionName: 'approve', args: [hook.wrapper as Hex, maxUint256] }),
   );
-  const wrap = call(hook.wrapper, encodeFunctionData({ abi: HOOK_ABI, functionName: 'wrapAll' }));
+  const wrap = call(hook.wrapper, WRAP_ALL);
   return allowance >= UNLIMITED ? [wrap] : [approve, wrap];
 }

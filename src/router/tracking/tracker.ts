@@ -390,12 +390,13 @@ export async function startTracker(options: TrackerOptions): Promise<Tracker> {
     },
     async status(chainId, txHash) {
       if (!validTxHash(txHash)) throw new TxNotTrackedError(chainId, txHash);
+      const hash = normalizeHash(txHash);
       // A transfer this process holds is written only by it while its lease holds: what it saved last is
       // what the store has. Otherwise (another router holds it, or it ended) the store answers.
-      const mine = heldBySource.get(sourceKey(chainId, normalizeHash(txHash)));
+      const mine = heldBySource.get(sourceKey(chainId, hash));
       if (mine && !mine.dropped && Date.now() < leasesFrom + leaseMs)
         return statusJson(mine.transfer.progress, outcomeOf(mine.transfer.progress), link);
-      const transfer = await store.get(chainId, normalizeHash(txHash));
+      const transfer = await store.get(chainId, hash);
       if (!transfer) throw new TxNotTrackedError(chainId, txHash);
       return statusJson(transfer.progress, outcomeOf(transfer.progress), link);
     },
