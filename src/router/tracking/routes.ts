@@ -2,11 +2,21 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { BaseError, errorMessage, GrpcCode } from '../../common/errors.js';
 import { TooManyUnseenError } from './errors.js';
-import { ErrorResponse, StatusQuery, StatusResponse, TrackRequest, TrackResponse } from './schemas.js';
+import {
+  ErrorResponse,
+  RECENT_DEFAULT,
+  RecentQuery,
+  RecentResponse,
+  StatusQuery,
+  StatusResponse,
+  TrackRequest,
+  TrackResponse,
+} from './schemas.js';
 import type { Tracker } from './tracker.js';
 
 /**
- * `POST /v2/tx/track` and `GET /v2/tx/status`, as a plugin the router's API server mounts. Errors
+ * `POST /v2/tx/track`, `GET /v2/tx/status` and weft's `GET /v2/tx/recent`, as a plugin the router's API
+ * server mounts. Errors
  * answer `{code, message, details}` with Skip's gRPC codes (a request failing its schema is code 3).
  */
 
@@ -70,6 +80,24 @@ export function trackingRoutes(options: { tracker: Tracker }): FastifyPluginAsyn
         },
       },
       async (request) => tracker.status(request.query.chain_id, request.query.tx_hash),
+    );
+
+    app.get(
+      '/v2/tx/recent',
+      {
+        schema: {
+          tags: TAGS,
+          summary: 'The most recently tracked transfers (weft extension)',
+          description:
+            'Not in Skip Go API: the transfers last registered with `POST /v2/tx/track` (or tracked by the dev stack), newest first, each in the state `GET /v2/tx/status` answers. `chain_id` keeps those of one source chain (one the router does not follow is a 404, code 5), `state` those in one state. A bad parameter is a 400 (code 3) naming it.',
+          querystring: RecentQuery,
+          response: { 200: RecentResponse, ...errors },
+        },
+      },
+      async (request) => {
+        const { limit, chain_id, state } = request.query;
+        return tracker.recent({ limit: limit ?? RECENT_DEFAULT, chainId: chain_id, state });
+      },
     );
   };
 }

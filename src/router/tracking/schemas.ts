@@ -1,4 +1,5 @@
 import { type TSchema, Type } from 'typebox';
+import { TRANSACTION_STATES, type TransactionState } from './types.js';
 
 /** Request and response schemas of the tracking routes (Skip Go API v2 `TrackTx*` and `StatusTx*`). */
 
@@ -17,6 +18,46 @@ export const TrackResponse = Type.Object({
 export const StatusQuery = Type.Object({
   tx_hash: Type.String(),
   chain_id: Type.String(),
+});
+
+/** Most transfers `GET /v2/tx/recent` answers at once, and how many unless told. */
+export const RECENT_MAX = 100;
+export const RECENT_DEFAULT = 20;
+
+export const RecentQuery = Type.Object({
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: RECENT_MAX,
+      default: RECENT_DEFAULT,
+      description: 'How many, 1 … 100',
+    }),
+  ),
+  chain_id: Type.Optional(
+    Type.String({ minLength: 1, description: 'Only transfers from this source chain' }),
+  ),
+  state: Type.Optional(
+    Type.Unsafe<TransactionState>({
+      type: 'string',
+      enum: [...TRANSACTION_STATES],
+      description: 'Only transfers in this state',
+    }),
+  ),
+});
+
+export const RecentResponse = Type.Object({
+  transfers: Type.Array(
+    Type.Object({
+      chain_id: Type.String({ description: 'Chain id of the source tx' }),
+      tx_hash: Type.String({
+        description: 'The source tx, lowercase hex without 0x (as /v2/tx/status takes it)',
+      }),
+      state: Type.String({ description: 'The `state` `GET /v2/tx/status` answers for it' }),
+      created_at: Type.String({ description: 'When it was first tracked, RFC 3339 UTC' }),
+      updated_at: Type.String({ description: 'When its state or evidence last changed, RFC 3339 UTC' }),
+    }),
+    { description: 'Newest first (the last tracked first)' },
+  ),
 });
 
 const ChainTransaction = nullable(

@@ -233,3 +233,14 @@ export function outcomeOf(progress: TransferProgress): Outcome {
   const worst = transfers.reduce((a, b) => (RANK[b.state] < RANK[a.state] ? b : a));
   return { state: worst.state, transfers, error: worst.error, release: worst.release };
 }
+
+/** A short signature of what a status shows: each advance is logged with it. */
+export function stepOf(progress: TransferProgress, state: string): string {
+  const hops = progress.hops.map((h) => {
+    if (h.kind === 'ibc') return ibcHopState(h);
+    if (h.kind === 'opinit')
+      return h.receive ? `OPINIT_RECEIVED${h.refund ? '_REFUNDED' : ''}` : 'OPINIT_SENT';
+    return h.receive ? 'LZ_RECEIVED' : h.verify ? 'LZ_VERIFIED' : h.alert ? 'LZ_ALERT' : 'LZ_SENT';
+  });
+  return [state, ...hops].join(' ');
+}

@@ -1,5 +1,5 @@
-import { ibcHopState, type Outcome, type TransferOutcome } from './state.js';
-import type { ChainTx, Hop, TrackedChain, TransferProgress } from './types.js';
+import { ibcHopState, type Outcome, outcomeOf, type TransferOutcome } from './state.js';
+import type { ChainTx, Hop, TrackedChain, TrackedTransfer, TransferProgress } from './types.js';
 
 /** `GET /v2/tx/status` as Skip Go API v2 answers it (snake_case, every field its clients read). */
 
@@ -117,5 +117,19 @@ export function statusJson(progress: TransferProgress, outcome: Outcome, link: E
     transfer_asset_release: outcome.release,
     error: outcome.error,
     status: terminal ? 'STATE_COMPLETED' : outcome.state,
+  };
+}
+
+/**
+ * One transfer of `GET /v2/tx/recent` (a weft extension): `progress` is what `GET /v2/tx/status` answers
+ * from (the tracker's memory for a transfer it holds, else the row), so both answer the same state.
+ */
+export function recentJson(transfer: TrackedTransfer & { updatedAt: string }, progress: TransferProgress) {
+  return {
+    chain_id: transfer.chainId,
+    tx_hash: transfer.txHash,
+    state: outcomeOf(progress).state,
+    created_at: transfer.createdAt,
+    updated_at: transfer.updatedAt,
   };
 }

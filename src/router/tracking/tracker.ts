@@ -20,10 +20,16 @@ import {
 } from './errors.js';
 import { applyTx, chainDirectory, hopsOfSourceTx, waitKeys } from './evidence.js';
 import { type ChainFollower, startChainFollower } from './follower.js';
-import { ibcHopState, outcomeOf } from './state.js';
-import { explorerLinks, statusJson } from './status-json.js';
+import { outcomeOf, stepOf } from './state.js';
+import { explorerLinks, recentJson, statusJson } from './status-json.js';
 import { createTransferStore } from './transfer-store.js';
-import { TERMINAL_STATES, type TrackedChain, type TrackedTransfer, type TransferProgress } from './types.js';
+import {
+  type RecentQuery,
+  TERMINAL_STATES,
+  type TrackedChain,
+  type TrackedTransfer,
+  type TransferProgress,
+} from './types.js';
 
 export interface TrackerOptions {
   /** The router's schema of the shared database (`migrateTracking` run on it). */
@@ -65,6 +71,8 @@ export interface Tracker {
   track(chainId: string, txHash: string): Promise<{ tx_hash: string; explorer_link: string }>;
   /** `GET /v2/tx/status`. */
   status(chainId: string, txHash: string): Promise<ReturnType<typeof statusJson>>;
+  /** `GET /v2/tx/recent` (a weft extension): the newest tracked transfers, in the state `status` answers. */
+  recent(query: RecentQuery): Promise<{ transfers: ReturnType<typeof recentJson>[] }>;
   /** Transfers this process holds a lease on. */
   held(): number;
   /** Stops following; `keepLeases` leaves the leases to lapse as a killed process would. */
@@ -81,17 +89,6 @@ interface Held {
   seeking: Set<string>;
   /** A look-up failed: the next claim round queues it again. */
   retry: boolean;
-}
-
-/** A short signature of what a status shows: each advance is logged with it. */
-function stepOf(progress: TransferProgress, state: string): string {
-  const hops = progress.hops.map((h) => {
-    if (h.kind === 'ibc') return ibcHopState(h);
-    if (h.kind === 'opinit')
-      return h.receive ? `OPINIT_RECEIVED${h.refund ? '_REFUNDED' : ''}` : 'OPINIT_SENT';
-    return h.receive ? 'LZ_RECEIVED' : h.verify ? 'LZ_VERIFIED' : h.alert ? 'LZ_ALERT' : 'LZ_SENT';
-  });
-  return [state, ...hops].join(' ');
 }
 
 export const validTxHash = (hash: string) => /^(0x)?[0-9a-fA-F]{64}$/.test(hash);
@@ -370,6 +367,12 @@ export async function startTracker(options: TrackerOptions): Promise<Tracker> {
   const requireChain = (chainId: string) => {
     if (!readers.has(chainId)) throw new ChainNotSupportedError(chainId);
   };
+  // A transfer this process holds is written only by it while its lease holds: what it saved last is what
+  // the store has, and status answers from it. Otherwise (another router holds it, or it ended) the store does.
+  const fresh = (chainId: string, hash: string) => {
+    const mine = heldBySource.get(sourceKey(chainId, hash));
+    return mine && !mine.dropped && Date.now() < leasesFrom + leaseMs ? mine : undefined;
+  };
 
   return {
     owner,
@@ -391,14 +394,18 @@ export async function startTracker(options: TrackerOptions): Promise<Tracker> {
     async status(chainId, txHash) {
       if (!validTxHash(txHash)) throw new TxNotTrackedError(chainId, txHash);
       const hash = normalizeHash(txHash);
-      // A transfer this process holds is written only by it while its lease holds: what it saved last is
-      // what the store has. Otherwise (another router holds it, or it ended) the store answers.
-      const mine = heldBySource.get(sourceKey(chainId, hash));
-      if (mine && !mine.dropped && Date.now() < leasesFrom + leaseMs)
-        return statusJson(mine.transfer.progress, outcomeOf(mine.transfer.progress), link);
+      const mine = fresh(chainId, hash);
+      if (mine) return statusJson(mine.transfer.progress, outcomeOf(mine.transfer.progress), link);
       const transfer = await store.get(chainId, hash);
       if (!transfer) throw new TxNotTrackedError(chainId, txHash);
       return statusJson(transfer.progress, outcomeOf(transfer.progress), link);
+    },
+    async recent(query) {
+      if (query.chainId !== undefined) requireChain(query.chainId);
+      const rows = await store.recent(query);
+      const transfers = rows.map((t) => recentJson(t, (fresh(t.chainId, t.txHash)?.transfer ?? t).progress));
+      // The filter reads the stored state; an answer differing from it (docs/router.md) is left out.
+      return { transfers: query.state ? transfers.filter((t) => t.state === query.state) : transfers };
     },
     held: () => held.size,
     async stop({ keepLeases = false } = {}) {

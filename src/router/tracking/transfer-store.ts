@@ -1,6 +1,7 @@
 import type { Db } from '../../store/db.js';
 import { loadMigrations, migrate } from '../../store/migrate.js';
 import {
+  type RecentQuery,
   TERMINAL_STATES,
   type TrackedTransfer,
   type TransactionState,
@@ -75,6 +76,11 @@ export interface TransferStore {
   ): Promise<boolean>;
   /** Gives up the leases `owner` holds (a clean shutdown), so others take them at once. */
   release(owner: string): Promise<void>;
+  /**
+   * The newest `limit` transfers, the last registered first (by id: `created_at` may tie), of one source
+   * chain and/or in one stored state when asked (migration 0003's indexes, or the primary key, serve each).
+   */
+  recent(query: RecentQuery): Promise<(TrackedTransfer & { updatedAt: string })[]>;
 }
 
 export function createTransferStore(db: Db): TransferStore {
@@ -192,6 +198,20 @@ export function createTransferStore(db: Db): TransferStore {
         );
         return true;
       });
+    },
+    async recent({ limit, chainId, state }) {
+      const params: unknown[] = [];
+      const where: string[] = [];
+      if (chainId !== undefined) where.push(`chain_id = $${params.push(chainId)}`);
+      if (state !== undefined) where.push(`state = $${params.push(state)}`);
+      const rows = await db.query<Row & { updated_at: string }>(
+        `SELECT ${COLUMNS}, updated_at FROM tracked_transfer
+         ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+         ORDER BY id DESC
+         LIMIT $${params.push(limit)}`,
+        params,
+      );
+      return rows.map((row) => ({ ...fromRow(row), updatedAt: row.updated_at }));
     },
     async release(owner) {
       await db.query(`UPDATE tracked_transfer SET owner = NULL, lease_until = NULL WHERE owner = $1`, [

@@ -24,13 +24,16 @@ export interface TrackedChain {
   ibcPeers?: Record<string, string>;
 }
 
-export type TransactionState =
-  | 'STATE_SUBMITTED'
-  | 'STATE_PENDING'
-  | 'STATE_PENDING_ERROR'
-  | 'STATE_COMPLETED_SUCCESS'
-  | 'STATE_COMPLETED_ERROR'
-  | 'STATE_ABANDONED';
+export const TRANSACTION_STATES = [
+  'STATE_SUBMITTED',
+  'STATE_PENDING',
+  'STATE_PENDING_ERROR',
+  'STATE_COMPLETED_SUCCESS',
+  'STATE_COMPLETED_ERROR',
+  'STATE_ABANDONED',
+] as const;
+
+export type TransactionState = (typeof TRANSACTION_STATES)[number];
 
 export const TERMINAL_STATES: ReadonlySet<TransactionState> = new Set([
   'STATE_COMPLETED_SUCCESS',
@@ -140,4 +143,13 @@ export interface TrackedTransfer {
   version: number;
   createdAt: string;
   lastProgressAt: string;
+}
+
+/** What `GET /v2/tx/recent` asks the store for: the newest `limit` transfers, optionally filtered. */
+export interface RecentQuery {
+  limit: number;
+  /** Source chain. */
+  chainId?: string;
+  /** Stored state. */
+  state?: TransactionState;
 }
