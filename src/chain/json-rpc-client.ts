@@ -46,6 +46,8 @@ export interface JsonRpcClient {
   transactionReceipt(hash: string, signal?: AbortSignal): Promise<Record<string, any> | null>;
   /** `eth_getLogs`: the logs of the range, in block order. */
   logs(filter: LogFilter, signal?: AbortSignal): Promise<Array<Record<string, any>>>;
+  /** `eth_getCode` of an address at a height: true when a contract is deployed there. */
+  hasCode(address: string, height: number, signal?: AbortSignal): Promise<boolean>;
   /** `debug_traceBlockByNumber` with callTracer: one entry per Ethereum tx, in block order. */
   traceBlock(height: number, signal?: AbortSignal): Promise<BlockTrace[]>;
   /**
@@ -191,6 +193,10 @@ export function createJsonRpcClient(urls: readonly string[], options: JsonRpcCli
         ...(filter.topics ? { topics: filter.topics } : {}),
       };
       return (await call('eth_getLogs', [params], { signal })) ?? [];
+    },
+    async hasCode(address, height, signal) {
+      const code = await call('eth_getCode', [address, hex(height)], { signal });
+      return typeof code === 'string' && code.length > 2;
     },
     traceBlock: (height, signal) =>
       call('debug_traceBlockByNumber', [hex(height), { tracer: 'callTracer' }], {

@@ -59,7 +59,7 @@ describe.each(backends)('rich list on %s', (backend) => {
       { account: c, denom: TOKEN, delta: 40n },
       { account: c, denom: TOKEN, delta: 40n },
     ]);
-    expect(applied).toEqual({ negativeDenoms: [], negative: [] });
+    expect(applied).toEqual({ negativeDenoms: [], negative: [], newDenoms: [] });
     expect(
       (await holders(db, TOKEN)).map((h) => [Buffer.from(h.account).equals(Buffer.from(c)), h.amount]),
     ).toEqual([
@@ -69,6 +69,18 @@ describe.each(backends)('rich list on %s', (backend) => {
     expect(await holderCount(db, TOKEN)).toBe(2);
     expect(await writer.progress()).toMatchObject({ richListHeight: 11 });
     expect(await checkCounters(db)).toEqual([]);
+  });
+
+  it('names the denoms it never held before, once', async () => {
+    const { writer } = await initialized();
+    const other = '0x00000000000000000000000000000000000000aa';
+    const first = await writer.richList.apply(11, [
+      { account: a, denom: other, delta: 3n },
+      { account: a, denom: TOKEN, delta: 1n },
+    ]);
+    expect(first.newDenoms).toEqual([other]);
+    const again = await writer.richList.apply(12, [{ account: b, denom: other, delta: 2n }]);
+    expect(again.newDenoms).toEqual([]);
   });
 
   it('reports balances a delta would take below zero, leaves them, and lets set repair them', async () => {

@@ -44,6 +44,12 @@ export async function clearRichList(session: WriteSession): Promise<void> {
   await session.tx.exec('DELETE FROM rich_list; UPDATE denom SET holders = 0 WHERE holders <> 0');
 }
 
+export interface WrittenBalances {
+  negative: NegativeBalance[];
+  /** Denoms the rich list had never held before this write, sorted. */
+  newDenoms: string[];
+}
+
 /**
  * Writes balances, either as absolute amounts or as deltas on the stored ones. Zero balances are
  * deleted and each denom's holder count follows rows appearing and disappearing.
@@ -53,7 +59,7 @@ export async function writeBalances(
   dictionaries: RichListDictionaries,
   entries: Array<{ account: Uint8Array; denom: string; value: bigint }>,
   mode: Mode,
-): Promise<NegativeBalance[]> {
+): Promise<WrittenBalances> {
   const merged = new Map<string, { account: Uint8Array; denom: string; value: bigint }>();
   for (const entry of entries) {
     const key = `${addressKey(entry.account)}|${entry.denom}`;
@@ -61,16 +67,16 @@ export async function writeBalances(
     if (seen && mode === 'delta') seen.value += entry.value;
     else merged.set(key, { ...entry });
   }
-  if (merged.size === 0) return [];
+  if (merged.size === 0) return { negative: [], newDenoms: [] };
   const list = [...merged.values()];
   const accountIds = await dictionaries.accounts.resolve(
     session,
     list.map((e) => e.account),
   );
-  const denomIds = await dictionaries.denoms.resolve(
-    session,
-    list.map((e) => e.denom),
-  );
+  const denoms = [...new Set(list.map((e) => e.denom))];
+  const known = await dictionaries.denoms.resolve(session, denoms, false);
+  const newDenoms = denoms.filter((d) => !known.has(d)).sort();
+  const denomIds = await dictionaries.denoms.resolve(session, denoms);
   const keyed = list.map((e) => ({
     ...e,
     accountId: accountIds.get(addressKey(e.account))!,
@@ -129,5 +135,5 @@ export async function writeBalances(
       [changed.map(([id]) => id), changed.map(([, n]) => n)],
     );
   }
-  return negative;
+  return { negative, newDenoms };
 }

@@ -42,6 +42,11 @@ export interface RichListApplied {
   /** Denoms with at least one balance the deltas would have taken below zero. */
   negativeDenoms: string[];
   negative: NegativeBalance[];
+  /**
+   * Denoms the rich list never held before: their deltas start from zero balances, which is right only
+   * for a token whose every Transfer was applied (one deployed after the snapshot).
+   */
+  newDenoms: string[];
 }
 
 export interface RichListWriter {
@@ -128,19 +133,19 @@ export function createBlockWriter(db: Db, options: BlockWriterOptions): BlockWri
       apply: (height, deltas) =>
         write(async (session) => {
           checkRichListHeight(session, height, 'apply');
-          const negative = await writeBalances(
+          const { negative, newDenoms } = await writeBalances(
             session,
             { accounts, denoms },
             deltas.map((d) => ({ account: d.account, denom: d.denom, value: d.delta })),
             'delta',
           );
           session.setProgress('rich_list', height);
-          return { negativeDenoms: [...new Set(negative.map((n) => n.denom))].sort(), negative };
+          return { negativeDenoms: [...new Set(negative.map((n) => n.denom))].sort(), negative, newDenoms };
         }),
       set: (height, balances) =>
         write(async (session) => {
           checkRichListHeight(session, height, 'set');
-          const negative = await writeBalances(
+          const { negative } = await writeBalances(
             session,
             { accounts, denoms },
             balances.map(balanceEntry),

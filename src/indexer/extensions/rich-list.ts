@@ -15,8 +15,11 @@ import { createTrailingPipeline, type TrailingOptions } from './trailing.js';
  * The EVM rich list: balances of every holder per ERC20 token (the bank denoms are ERC20 contracts on
  * minievm). It starts from a snapshot of all accounts' balances at one height (auth + bank, denoms mapped
  * to their contracts), then applies the ERC20 `Transfer` deltas of each indexed block in height order.
- * When a balance would go negative the snapshot missed something: that token's balances are read again
- * for every known account with batched `balanceOf` at the height.
+ * The bank shows only the chain's registered ERC20s: a plain ERC20 that already held balances at the
+ * snapshot (minted at genesis, or in blocks before it) is not in it. So a token the list meets for the
+ * first time whose contract existed before that block has its balances read for every known account with
+ * batched `balanceOf`; one deployed later started at zero and its Transfers are all applied. When a
+ * balance would go negative all the same, the token is read again the same way.
  */
 
 export type RichListStore = Pick<BlockWriter, 'richList' | 'accountsAll' | 'progress'>;
@@ -34,6 +37,14 @@ export interface RichListOptions extends TrailingOptions<BalanceDelta[]> {
 }
 
 const EVM_ADDRESS_BYTES = 20;
+
+/** What a write leaves to read from the chain: see `repair`. */
+interface PendingRepair {
+  height: number;
+  before: number;
+  newDenoms: string[];
+  negativeDenoms: string[];
+}
 
 export function createRichListExtension(options: RichListOptions) {
   const { rest, jsonRpc, store, indexed, logger, signal } = options;
@@ -73,21 +84,37 @@ export function createRichListExtension(options: RichListOptions) {
     return out.sort((a, b) => compareHolding(a, b));
   };
 
-  /** Reads a token's balance of every known account again, where a delta left one negative. */
-  const repair = async (height: number, denoms: string[]) => {
+  /** Reads tokens' balances of every known account at `height` and writes them as they are. */
+  const reread = async (height: number, denoms: readonly string[]) => {
     const holders = (await store.accountsAll()).filter((a) => a.length === EVM_ADDRESS_BYTES);
     const hex = holders.map(toHexAddress);
     for (const denom of denoms) {
       const amounts = await retry((s) => jsonRpc.balancesOf(denom, hex, height, s));
-      logger.warn(
-        { height, token: denom, holders: holders.length },
-        'a rich-list balance went negative; re-read it',
-      );
       await store.richList.set(
         height,
         holders.map((account, j) => ({ account, denom, amount: amounts[j]! })),
       );
     }
+  };
+
+  /**
+   * After a write at `height`: reads the tokens first met in it whose contract existed at `before` (their
+   * earlier balances are missing), and those a delta left negative (which the snapshot missed).
+   */
+  const repair = async ({ height, before, newDenoms, negativeDenoms }: PendingRepair) => {
+    const uncovered: string[] = [];
+    for (const denom of newDenoms) {
+      if (await retry((s) => jsonRpc.hasCode(denom, before, s))) uncovered.push(denom);
+    }
+    if (uncovered.length > 0) {
+      logger.info({ height, tokens: uncovered }, 'reading the balances of tokens older than the rich list');
+      await reread(height, uncovered);
+    }
+    const negative = negativeDenoms.filter((d) => !uncovered.includes(d));
+    for (const token of negative) {
+      logger.warn({ height, token }, 'a rich-list balance went negative; re-read it');
+    }
+    await reread(height, negative);
   };
 
   const deltasOf = async (height: number, { call }: PrepareContext) => {
@@ -99,7 +126,7 @@ export function createRichListExtension(options: RichListOptions) {
 
   // The progress height (0: no snapshot yet). A retried batch must not apply a height twice.
   let applied = options.from;
-  let pendingRepair: { height: number; denoms: string[] } | undefined;
+  let pendingRepair: PendingRepair | undefined;
 
   /**
    * Takes the first snapshot if there is none. The indexer calls it before any block is written, a fixed
@@ -133,15 +160,17 @@ export function createRichListExtension(options: RichListOptions) {
           const fresh = batch.filter((b) => b.height > applied);
           if (fresh.length > 0) {
             const height = fresh[fresh.length - 1]!.height;
-            const { negativeDenoms } = await store.richList.apply(
+            const { negativeDenoms, newDenoms } = await store.richList.apply(
               height,
               fresh.flatMap((b) => b.deltas),
             );
             applied = height;
-            if (negativeDenoms.length > 0) pendingRepair = { height, denoms: negativeDenoms };
+            if (negativeDenoms.length > 0 || newDenoms.length > 0) {
+              pendingRepair = { height, before: fresh[0]!.height - 1, newDenoms, negativeDenoms };
+            }
           }
           if (pendingRepair) {
-            await repair(pendingRepair.height, pendingRepair.denoms);
+            await repair(pendingRepair);
             pendingRepair = undefined;
           }
         },
