@@ -42,10 +42,11 @@ export const fmt = {
     if (!decimals) return BigInt(s).toLocaleString('en-US');
     s = s.padStart(decimals + 1, '0');
     const whole = BigInt(s.slice(0, -decimals)).toLocaleString('en-US');
-    const frac = s.slice(-decimals).replace(/0+$/, '');
+    // Six places at most: the exact amount is in the API's answer.
+    const frac = s.slice(-decimals, s.length - decimals + 6).replace(/0+$/, '');
     return frac ? `${whole}.${frac}` : whole;
   },
-  hexInt: (hex) => (hex ? Number.parseInt(hex, 16) : 0),
+  hexInt: (hex) => Number.parseInt(hex, 16) || 0,
 };
 
 /** A badge whose colour follows a state: `ok`, `warn`, `bad` or neutral. */
@@ -56,6 +57,11 @@ export function badge(text, tone = '', extra = '') {
 /** What a page shows while loading, when a list is empty, or when an API answered an error. */
 export function state(message, kind = '') {
   return h('p', { class: `state ${kind}`.trim(), role: kind === 'error' ? 'alert' : undefined }, message);
+}
+
+/** Replaces `el`'s children with those given, leaving out the absent ones (`null`, `false`). */
+export function fill(el, ...children) {
+  el.replaceChildren(...children.flat().filter((c) => c !== undefined && c !== null && c !== false));
 }
 
 /** A term/description list of `[label, value]` pairs; values may be nodes. */

@@ -1,7 +1,7 @@
 // An account: its txs (all, or only those it signed), the NFTs it holds, and its balances (router).
 import { indexer, router } from '../api.js';
 import { navigate } from '../nav.js';
-import { fmt, h, link, liveTable, showError, state } from '../ui.js';
+import { fill, fmt, h, link, liveTable, showError, state } from '../ui.js';
 import { chainHeader, chainPath, pager, txColumns } from './common.js';
 
 const PAGE = 20;
@@ -123,7 +123,8 @@ export async function render(ctx) {
   const txs = txsSection(ctx, chainId, address);
   const nfts = nftsSection(ctx, chainId, address);
   const balances = await balancesSection(ctx, chainId, address);
-  ctx.main.replaceChildren(
+  fill(
+    ctx.main,
     ...chainHeader(chainId, 'activity'),
     h('h2', {}, 'Account ', h('span', { class: 'mono account-address' }, address)),
     txs.el,

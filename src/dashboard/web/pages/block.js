@@ -1,6 +1,6 @@
 // One block: its header as the indexer stored it, and its txs.
 import { indexer } from '../api.js';
-import { fmt, h, kv, link, liveTable, short } from '../ui.js';
+import { fill, fmt, h, kv, link, liveTable, short } from '../ui.js';
 import { blockPath, chainHeader, txColumns } from './common.js';
 
 export async function render(ctx) {
@@ -17,7 +17,8 @@ export async function render(ctx) {
   const list = liveTable(txColumns(chainId), { empty: 'This block has no tx.' });
   list.set(txs);
   const n = Number(height);
-  ctx.main.replaceChildren(
+  fill(
+    ctx.main,
     ...chainHeader(chainId, 'activity'),
     h('h2', {}, `Block ${fmt.int(height)}`),
     h(

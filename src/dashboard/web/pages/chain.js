@@ -1,7 +1,7 @@
 // A chain's recent blocks and txs, live, and a search box (height, tx hash or address).
 import { indexer } from '../api.js';
 import { navigate } from '../nav.js';
-import { fmt, h, link, liveTable, showError } from '../ui.js';
+import { fill, fmt, h, link, liveTable, showError } from '../ui.js';
 import { accountPath, blockPath, chainHeader, txColumns, txPath } from './common.js';
 
 const ROWS = 10;
@@ -48,7 +48,8 @@ export async function render(ctx) {
   );
   const txs = liveTable(txColumns(chainId), { minRows: ROWS, empty: 'No tx is indexed yet.' });
   const problem = h('div');
-  ctx.main.replaceChildren(
+  fill(
+    ctx.main,
     ...chainHeader(chainId, 'activity', 'The latest blocks and txs, refreshed every 2 s.'),
     search(chainId),
     problem,

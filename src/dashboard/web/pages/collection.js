@@ -1,6 +1,6 @@
 // One NFT collection and its tokens.
 import { indexer } from '../api.js';
-import { fmt, h, kv, liveTable, showError } from '../ui.js';
+import { fill, fmt, h, kv, liveTable, showError } from '../ui.js';
 import { accountLink, chainHeader, pager } from './common.js';
 
 export async function render(ctx) {
@@ -40,7 +40,8 @@ export async function render(ctx) {
       return {};
     }
   });
-  ctx.main.replaceChildren(
+  fill(
+    ctx.main,
     ...chainHeader(chainId, 'nfts'),
     h('h2', { class: 'collection-name' }, c.collection.name || '(no name)'),
     h(

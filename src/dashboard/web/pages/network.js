@@ -1,6 +1,6 @@
 // The network: every chain with its role, indexed height, the chain's own height and the lag, live.
 import { chains, indexer, routerChainList, routerUrl } from '../api.js';
-import { badge, fmt, h, link, liveTable, state } from '../ui.js';
+import { badge, fill, fmt, h, link, liveTable, state } from '../ui.js';
 
 /** The chains to show: the configured ones (with their indexer API), then the router's others. */
 async function chainRows() {
@@ -71,7 +71,8 @@ export async function render(ctx) {
     },
   );
   const router = routerUrl();
-  ctx.main.replaceChildren(
+  fill(
+    ctx.main,
     h('h1', {}, 'Network'),
     h('p', { class: 'sub' }, 'Each chain, its indexed height against its node, refreshed every 2 s.'),
     table.el,

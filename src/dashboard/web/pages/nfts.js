@@ -1,6 +1,6 @@
 // A chain's NFT collections.
 import { indexer } from '../api.js';
-import { fmt, h, link, liveTable, showError } from '../ui.js';
+import { fill, fmt, h, link, liveTable, showError } from '../ui.js';
 import { accountLink, chainHeader, chainPath, pager } from './common.js';
 
 export async function render(ctx) {
@@ -43,6 +43,6 @@ export async function render(ctx) {
       return {};
     }
   });
-  ctx.main.replaceChildren(...chainHeader(chainId, 'nfts'), problem, list.el, paging.el);
+  fill(ctx.main, ...chainHeader(chainId, 'nfts'), problem, list.el, paging.el);
   await paging.start();
 }

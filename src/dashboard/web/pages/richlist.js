@@ -1,7 +1,7 @@
 // The rich list of one of the chain's tokens (EVM chains keep one), with the router's assets to pick from.
 import { ApiError, indexer, routerAssets } from '../api.js';
 import { navigate } from '../nav.js';
-import { fmt, h, liveTable, showError, state } from '../ui.js';
+import { fill, fmt, h, liveTable, showError, state } from '../ui.js';
 import { accountLink, chainHeader, pager } from './common.js';
 
 export async function render(ctx) {
@@ -65,7 +65,8 @@ export async function render(ctx) {
       return {};
     }
   });
-  ctx.main.replaceChildren(
+  fill(
+    ctx.main,
     ...chainHeader(chainId, 'richlist'),
     h('label', {}, 'Token', picker),
     problem,

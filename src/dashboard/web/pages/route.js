@@ -2,7 +2,7 @@
 // are the page's URL, so a route can be shared.
 import { chains, router, routerAssets, routerChainList } from '../api.js';
 import { navigate } from '../nav.js';
-import { badge, fmt, h, kv, rawJson, state } from '../ui.js';
+import { badge, fill, fmt, h, kv, rawJson, state } from '../ui.js';
 
 const OP_NAMES = {
   transfer: 'IBC transfer',
@@ -105,10 +105,7 @@ export async function render(ctx) {
   try {
     chainIds = (await routerChainList()).map((c) => c.chain_id);
   } catch (err) {
-    ctx.main.replaceChildren(
-      h('h1', {}, 'Route'),
-      state(`The route form needs the router: ${err.message}`, 'error'),
-    );
+    fill(ctx.main, h('h1', {}, 'Route'), state(`The route form needs the router: ${err.message}`, 'error'));
     return;
   }
   const srcChain = q.get('src_chain') ?? chainIds[0];
@@ -153,7 +150,8 @@ export async function render(ctx) {
     h('button', { type: 'submit' }, 'Find route'),
   );
   const result = h('div');
-  ctx.main.replaceChildren(
+  fill(
+    ctx.main,
     h('h1', {}, 'Route'),
     h(
       'p',

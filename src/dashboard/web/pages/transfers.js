@@ -2,7 +2,7 @@
 // timeline of its hops, each hop linking to its txs on the chains it touched. Polled until it ends.
 import { ApiError, chains, router, routerChainList, stateTone, TERMINAL } from '../api.js';
 import { navigate } from '../nav.js';
-import { badge, fmt, h, link, liveTable, short, state } from '../ui.js';
+import { badge, fill, fmt, h, link, liveTable, short, state } from '../ui.js';
 import { txLink } from './common.js';
 
 const transferPath = (chainId, txHash) =>
@@ -65,7 +65,7 @@ function statusView(status) {
           'p',
           {},
           `Asset ${release.released ? 'released' : 'to be released'} on ${release.chain_id}: `,
-          h('span', { class: 'mono' }, `${release.amount ?? ''} ${release.denom}`),
+          h('span', { class: 'mono' }, [release.amount, release.denom].filter(Boolean).join(' ')),
         )
       : null,
     status.error
@@ -186,7 +186,8 @@ export async function render(ctx) {
   const form = await lookupForm(ctx);
   const box = h('div');
   const recent = await recentList(ctx);
-  ctx.main.replaceChildren(
+  fill(
+    ctx.main,
     h('h1', {}, 'Transfers'),
     h('p', { class: 'sub' }, "The router's status of a transfer, by its source chain and tx hash."),
     form,

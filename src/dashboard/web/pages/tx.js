@@ -1,7 +1,8 @@
 // One tx: the Cosmos record, and on EVM chains the receipt and the internal call tree. A 0x hash is
-// looked up as an Ethereum tx; the Cosmos tx at the same position of its block is its record.
+// looked up as an Ethereum tx. A block's receipts are minievm's: one per tx signed as an Ethereum tx
+// and per other tx that logged EVM events, numbered from 1 in block order; that pairs them.
 import { ApiError, indexer } from '../api.js';
-import { badge, fmt, h, kv, link, rawJson, short, state } from '../ui.js';
+import { badge, fill, fmt, h, kv, link, rawJson, short, state } from '../ui.js';
 import { accountLink, blockPath, chainHeader, txKind, txResult, txSigner } from './common.js';
 
 const ETH_HASH = /^0x[0-9a-fA-F]{64}$/;
@@ -15,6 +16,18 @@ async function optional(promise) {
     throw err;
   }
 }
+
+/** Whether minievm gives `tx` a receipt: signed as an Ethereum tx, or successful with EVM logs. */
+function hasReceipt(tx) {
+  if (tx.tx?.auth_info?.signer_infos?.[0]?.mode_info?.single?.mode === 'SIGN_MODE_ETHEREUM') return true;
+  return (
+    tx.code === 0 &&
+    (tx.events ?? []).some((e) => e.type === 'evm' && e.attributes?.some((a) => a.key === 'log'))
+  );
+}
+
+/** The block's Cosmos txs that have a receipt, the receipt numbered i being the i-th. */
+const withReceipts = (cosmos) => cosmos.filter(hasReceipt);
 
 async function blockTxs(chainId, height, signal) {
   const page = { 'pagination.limit': 1000, 'pagination.reverse': 'false' };
@@ -31,13 +44,14 @@ async function lookUp(chainId, hash, signal) {
     const evm = await optional(indexer(chainId, `/indexer/tx/v1/evm-txs/${hash}`, undefined, signal));
     if (!evm) return {};
     const { cosmos } = await blockTxs(chainId, fmt.hexInt(evm.tx.blockNumber), signal);
-    return { receipt: evm.tx, tx: cosmos[fmt.hexInt(evm.tx.transactionIndex)] };
+    return { receipt: evm.tx, tx: withReceipts(cosmos)[fmt.hexInt(evm.tx.transactionIndex) - 1] };
   }
   const found = await optional(indexer(chainId, `/indexer/tx/v1/txs/${hash}`, undefined, signal));
   if (!found) return {};
   const { cosmos, evm } = await blockTxs(chainId, found.tx.height, signal);
-  const position = cosmos.findIndex((t) => t.txhash === found.tx.txhash);
-  const receipt = evm?.find((r) => fmt.hexInt(r.transactionIndex) === position);
+  const position = withReceipts(cosmos).findIndex((t) => t.txhash === found.tx.txhash);
+  const receipt =
+    position < 0 ? undefined : evm?.find((r) => fmt.hexInt(r.transactionIndex) === position + 1);
   return { tx: found.tx, receipt };
 }
 
@@ -130,7 +144,7 @@ function callTree(chainId, calls) {
 
 export async function render(ctx) {
   const [chainId, hash] = ctx.params;
-  ctx.main.replaceChildren(...chainHeader(chainId, 'activity'), state('Looking the tx up…'));
+  fill(ctx.main, ...chainHeader(chainId, 'activity'), state('Looking the tx up…'));
   const { tx, receipt } = await lookUp(chainId, hash, ctx.signal);
   const parts = [];
   if (!tx && !receipt) {
@@ -163,5 +177,5 @@ export async function render(ctx) {
       ),
     );
   }
-  ctx.main.replaceChildren(...chainHeader(chainId, 'activity'), h('h2', {}, 'Tx'), ...parts);
+  fill(ctx.main, ...chainHeader(chainId, 'activity'), h('h2', {}, 'Tx'), ...parts);
 }
