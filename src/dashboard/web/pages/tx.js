@@ -75,7 +75,7 @@ function cosmosCard(chainId, tx) {
       ['Block', link(blockPath(chainId, tx.height), fmt.int(tx.height))],
       ['Time', fmt.time(tx.timestamp)],
       ['Messages', txKind(tx)],
-      ['Signer', accountLink(chainId, txSigner(tx))],
+      ['Signer', h('span', { class: 'signer' }, accountLink(chainId, txSigner(tx)))],
       ['Gas used / wanted', `${fmt.int(tx.gas_used)} / ${fmt.int(tx.gas_wanted)}`],
       ['Fee', fee || 'none'],
       tx.tx?.body?.memo ? ['Memo', h('span', { class: 'mono' }, tx.tx.body.memo)] : null,
@@ -173,7 +173,9 @@ export async function render(ctx) {
         h('h2', {}, 'Internal calls'),
         internal?.internal_txs?.length
           ? callTree(chainId, internal.internal_txs)
-          : state('No internal call is indexed for this tx.'),
+          : state(
+              'No internal call is indexed for this tx (yet: the network page shows how far tracing lags).',
+            ),
       ),
     );
   }
