@@ -159,7 +159,7 @@ export async function run(argv: string[]) {
       '--halt-height',
       String(s.blocks),
     ],
-    ...['--port-base', '0', '--api-port-base', '0'],
+    ...['--port-base', '0', '--api-port-base', '0', '--router-port', '0', '--dashboard-port', '0'],
   ]);
   let stdout = '';
   child.stdout!.on('data', (d: Buffer) => {

@@ -1,5 +1,6 @@
 import type { Db } from '../store/db.js';
 import type { RecordCache } from '../store/read/record-cache.js';
+import type { ChainHead } from './chain-head.js';
 import type { ApiVm } from './config.js';
 import type { DenomResolver } from './denoms.js';
 import type { ProposerDirectory } from './proposers.js';
@@ -20,6 +21,8 @@ export interface ApiContext {
   /** The same store without the gate, for `/status`: it answers while scans fill the gate. */
   statusDb: Db;
   chain: ChainContext;
+  /** The chain's latest height from its node, for `/status`. */
+  head: ChainHead;
   proposers: ProposerDirectory;
   denoms: DenomResolver;
   ttl: { listMs: number; itemMs: number };

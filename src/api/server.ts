@@ -25,6 +25,7 @@ import { createDenomResolver } from './denoms.js';
 import { installErrorHandlers, RULES } from './errors.js';
 import { createGate, gatedDb } from './gate.js';
 import { createProposerDirectory } from './proposers.js';
+import { createChainHead } from './chain-head.js';
 import { installResponseCache } from './response-cache.js';
 import { registerBlockRoutes } from './routes/blocks.js';
 import { registerEvmTxRoutes } from './routes/evm-txs.js';
@@ -151,6 +152,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     db: gatedDb(options.db, gate),
     statusDb: options.db,
     chain,
+    head: createChainHead(rest),
     proposers: createProposerDirectory({ rest, cacheSize: Math.max(cache.size, 100), logger }),
     denoms: createDenomResolver({ rest, cacheSize: Math.max(cache.size, 100) }),
     ttl: { listMs: cache.listTtlMs, itemMs: cache.itemTtlMs },

@@ -1,23 +1,27 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  devCli,
+  json,
+  killAll,
+  startDev as startDevProcess,
+  until,
+} from '../dev/test-support/dev-process.js';
 import { openDb } from '../store/db.js';
-import { NODE_FLAGS } from './node-flags.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'weft-dev-'));
 const children: ChildProcess[] = [];
 afterAll(() => {
-  for (const child of children)
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  killAll(children);
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** `weft dev` as `npm start` runs it, through the CLI entry point. */
-const cli = (args: string[]) => [...NODE_FLAGS, '--import', 'tsx', 'src/cli/main.ts', 'dev', ...args];
+const cli = devCli;
 
 interface Row {
   chainId: string;
@@ -32,6 +36,7 @@ const CHAIN_ROW =
   /^(\S+)\s+role=(\S+)\s+vm=(\S+)\s+height=\d+(?: rpc=(\S+))?(?: rest=(\S+))?(?: json-rpc=(\S+))?(?: api=(http:\/\/127\.0\.0\.1:\d+))?$/;
 /** The table's last rows: the router, then the devnet's control surface and registry folder. */
 const ROUTER_ROW = /^router\s+url=(http:\/\/127\.0\.0\.1:\d+)$/m;
+const DASHBOARD_ROW = /^dashboard\s+url=(http:\/\/127\.0\.0\.1:\d+)$/m;
 const CONTROL_ROW = /^control\s+url=(http:\/\/127\.0\.0\.1:\d+) registry=(\S+)$/m;
 
 /** The source txs of the transfers the L1's traffic starts: OPinit deposits and IBC transfers. */
@@ -46,43 +51,7 @@ interface InterchainTx {
   tx: { body: { messages: Array<{ '@type': string }> } };
 }
 
-/** Spawns `weft dev` with `args`, collecting what it prints. */
-function startDev(args: string[]) {
-  const child = spawn(process.execPath, cli(args), { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  const out = { stdout: '', stderr: '' };
-  child.stdout!.on('data', (chunk: Buffer) => {
-    out.stdout += chunk.toString();
-  });
-  child.stderr!.on('data', (chunk: Buffer) => {
-    out.stderr += chunk.toString();
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  return { child, out, exited };
-}
-
-async function json(url: string): Promise<any> {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${await response.text()}`);
-  return response.json();
-}
-
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await fn();
-      if (value !== undefined) return value;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (last error: ${String(last)})`);
-    await sleep(200);
-  }
-}
+const startDev = (args: string[]) => startDevProcess(args, children);
 
 describe('weft dev (CLI)', () => {
   // A store of the former layout (one database, a schema per chain), which weft dev replaces at start.
@@ -123,6 +92,8 @@ describe('weft dev (CLI)', () => {
       '--api-port-base',
       '0',
       '--router-port',
+      '0',
+      '--dashboard-port',
       '0',
       '--registry',
       join(dir, 'registry'),
@@ -167,6 +138,17 @@ describe('weft dev (CLI)', () => {
       // The manifest holds what the table shows, the indexer APIs and the router with it.
       const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
       expect(manifest.router).toBe(routerUrl);
+      // The dashboard answers its page, and its configuration names every chain's API and the router.
+      const dashboardUrl = DASHBOARD_ROW.exec(table)![1]!;
+      expect(manifest.dashboard).toBe(dashboardUrl);
+      const page = await fetch(`${dashboardUrl}/chains/weft-evm-1`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('/assets/app.js');
+      const config = await json(`${dashboardUrl}/config.json`);
+      expect(config.router).toBe(routerUrl);
+      expect(config.chains.map((c: { chain_id: string; role: string }) => [c.chain_id, c.role])).toEqual(
+        rows.map((r) => [r.chainId, r.role]),
+      );
       expect(manifest.control).toBe(controlUrl);
       expect(manifest.registry).toBe(registry);
       expect(

@@ -5,7 +5,7 @@ import { writeJsonFile } from '../common/json-file.js';
 import { createLogger, type Logger } from '../common/logger.js';
 import { createShutdown, onProcessSignals, type Shutdown } from '../common/shutdown.js';
 import { devSettings } from '../dev/settings.js';
-import { stackManifest, stackTable } from '../dev/stack.js';
+import { stackDashboardConfig, stackManifest, stackTable } from '../dev/stack.js';
 import {
   chainStoreDir,
   createStores,
@@ -20,6 +20,7 @@ import { loadRouterConfig } from '../router/config.js';
 import { ROUTER_SCHEMA } from '../router/tracking/index.js';
 import { openStoreThread, type StoreThread } from '../store/store-thread.js';
 import { startApi } from './api.js';
+import { startDashboard } from './dashboard.js';
 import { startIndexer } from './indexer.js';
 import { startRouter } from './router.js';
 
@@ -171,7 +172,12 @@ async function startStack(
     });
   });
 
-  const urls = { indexerApis, router: router.url };
+  const dashboard = await startDashboard(
+    stackDashboardConfig(devnet, { indexerApis, router: router.url }),
+    { host: settings.host, port: settings.dashboardPort },
+    { logger: log('dashboard'), shutdown },
+  );
+  const urls = { indexerApis, router: router.url, dashboard };
   process.stdout.write(stackTable(devnet, urls));
   if (settings.manifest) {
     writeJsonFile(settings.manifest, stackManifest(devnet, urls));

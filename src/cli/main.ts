@@ -18,6 +18,11 @@ const commands: Record<string, { describe: string; run: (argv: string[]) => Prom
     describe: "serve the router API: routes, signable msgs and op-hooks over the registry's chains",
     run: async (argv) => (await import('./router.js')).runRouter(argv),
   },
+  dashboard: {
+    describe:
+      'serve the dashboard (network, blocks, txs, accounts, NFTs, transfers, routes) over the public APIs',
+    run: async (argv) => (await import('./dashboard.js')).runDashboard(argv),
+  },
   dev: {
     describe:
       'the dev stack (`npm start`): the devnet, and an indexer and its API per rollup, on one embedded store',
@@ -26,7 +31,7 @@ const commands: Record<string, { describe: string; run: (argv: string[]) => Prom
 };
 
 function help(): string {
-  const rows = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(8)} ${c.describe}`);
+  const rows = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(10)} ${c.describe}`);
   return `usage: weft <command> [--flag value ...]\n\ncommands:\n${rows.join('\n')}\n\nweft <command> --help lists a command's settings.\n`;
 }
 

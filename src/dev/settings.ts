@@ -48,6 +48,13 @@ export const devSettings = {
     parse: parse.int(0, 65_535),
     default: 8090,
   },
+  dashboardPort: {
+    flag: 'dashboard-port',
+    env: 'DEV_DASHBOARD_PORT',
+    description: 'the dashboard listens on this port; 0 picks a free port',
+    parse: parse.int(0, 65_535),
+    default: 8070,
+  },
   cors: {
     flag: 'cors-enabled',
     env: 'CORS_ENABLED',

@@ -5,11 +5,13 @@ export interface StackUrls {
   /** Chain id → its indexer API. */
   indexerApis: ReadonlyMap<string, string>;
   router: string;
+  dashboard: string;
 }
 
-/** The manifest `weft dev --manifest` writes: the devnet's, with each chain's `indexer_api` and the `router`. */
+/** The manifest `weft dev --manifest` writes: the devnet's, with each chain's `indexer_api`, the `router` and the `dashboard`. */
 export type StackManifest = Omit<Manifest, 'chains'> & {
   router: string;
+  dashboard: string;
   chains: Array<Manifest['chains'][number] & { indexer_api: string | null }>;
 };
 
@@ -18,13 +20,14 @@ export function stackManifest(devnet: Devnet, urls: StackUrls): StackManifest {
   return {
     ...manifest,
     router: urls.router,
+    dashboard: urls.dashboard,
     chains: manifest.chains.map((c) => ({ ...c, indexer_api: urls.indexerApis.get(c.chain_id) ?? null })),
   };
 }
 
 /**
  * The table printed once the stack serves: a row per chain (id, role, VM, height, node URLs and its
- * indexer API where it has one), then the router and the devnet's control surface. Each cell after the
+ * indexer API where it has one), then the router, the dashboard and the devnet's control surface. Each cell after the
  * first is `key=value`, so a line reads as one regex.
  */
 export function stackTable(devnet: Devnet, urls: StackUrls): string {
@@ -45,6 +48,19 @@ export function stackTable(devnet: Devnet, urls: StackUrls): string {
   });
   const registry = devnet.manifest().registry;
   rows.push(`${'router'.padEnd(16)} url=${urls.router}`);
+  rows.push(`${'dashboard'.padEnd(16)} url=${urls.dashboard}`);
   rows.push(`${'control'.padEnd(16)} url=${devnet.control.url}${registry ? ` registry=${registry}` : ''}`);
   return `${rows.join('\n')}\n`;
+}
+
+/** What the dev stack's dashboard reads: every chain with its role and indexer API, and the router. */
+export function stackDashboardConfig(devnet: Devnet, urls: Omit<StackUrls, 'dashboard'>) {
+  return {
+    router: urls.router,
+    chains: devnet.all.map(({ chain, role }) => ({
+      chain_id: chain.info.chainId,
+      role,
+      indexer_api: urls.indexerApis.get(chain.info.chainId) ?? null,
+    })),
+  };
 }

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../common/logger.js';
+import { startDevnet } from '../../devnet/devnet.js';
 import { type Db, openDb } from '../../store/db.js';
 import { migrate } from '../../store/migrate.js';
 import { makeBlock, syntheticChain } from '../../store/test-support/chain.js';
@@ -95,4 +97,40 @@ describe('/status', () => {
       await server.close();
     }
   });
+});
+
+describe('/status with the chain node', () => {
+  it("adds the chain's height from its REST node and how far the index lags, and leaves both out when the node does not answer", async () => {
+    const devnet = await startDevnet({
+      seed: 'status',
+      vms: ['move'],
+      blockTimeMs: 1000,
+      accounts: 2,
+      txsPerBlock: 0,
+      host: '127.0.0.1',
+      portBase: 0,
+      logger: silentLogger(),
+    });
+    const rollup = devnet.chains[0]!;
+    const live = await createApiServer({ db, chain: EVM, cache: NO_CACHE, restUrls: [rollup.urls.rest] });
+    try {
+      await devnet.fastForward(14);
+      const body = await status(live);
+      expect(body).toMatchObject({ height: 10, chain_height: 14, lag: 4 });
+      expect(Object.keys(body).slice(-2)).toEqual(['chain_height', 'lag']);
+    } finally {
+      await live.close();
+      await devnet.close();
+    }
+    // The node is gone: the index's own fields still answer.
+    const orphan = await createApiServer({ db, chain: EVM, cache: NO_CACHE, restUrls: [rollup.urls.rest] });
+    try {
+      const body = await status(orphan);
+      expect(body.height).toBe(10);
+      expect(body).not.toHaveProperty('chain_height');
+      expect(body).not.toHaveProperty('lag');
+    } finally {
+      await orphan.close();
+    }
+  }, 60_000);
 });

@@ -21,7 +21,7 @@ export function registerStatusRoutes(app: FastifyInstance, ctx: ApiContext): voi
       },
     },
     async () => {
-      const heights = await indexedHeights(ctx.statusDb);
+      const [heights, chainHeight] = await Promise.all([indexedHeights(ctx.statusDb), ctx.head.height()]);
       const evm = chain.vm === 'evm';
       return {
         version: ctx.build.version,
@@ -37,6 +37,9 @@ export function registerStatusRoutes(app: FastifyInstance, ctx: ApiContext): voi
         ...(evm && heights.richListHeight > 0
           ? { rich_list_lag: Math.max(0, heights.height - heights.richListHeight) }
           : {}),
+        ...(chainHeight === undefined
+          ? {}
+          : { chain_height: chainHeight, lag: Math.max(0, chainHeight - heights.height) }),
       };
     },
   );

@@ -23,4 +23,14 @@ export const StatusResponse = Type.Object({
         '(height − rich_list_height)',
     }),
   ),
+  chain_height: Type.Optional(
+    Type.Integer({
+      description:
+        "The chain's latest height as its REST node reported it at most a second ago (left out when " +
+        'the node does not answer; not in rollytics)',
+    }),
+  ),
+  lag: Type.Optional(
+    Type.Integer({ description: 'Blocks the chain is ahead of the index (chain_height − height, ≥ 0)' }),
+  ),
 });

@@ -1,0 +1,64 @@
+// One NFT collection and its tokens.
+import { indexer } from '../api.js';
+import { fill, fmt, h, kv, liveTable, showError } from '../ui.js';
+import { accountLink, chainHeader, pager } from './common.js';
+
+export async function render(ctx) {
+  const [chainId, address] = ctx.params;
+  const { collection: c } = await indexer(
+    chainId,
+    `/indexer/nft/v1/collections/${encodeURIComponent(address)}`,
+    undefined,
+    ctx.signal,
+  );
+  const list = liveTable(
+    [
+      { title: 'Token', width: '18%', cell: (t) => h('span', { class: 'mono' }, t.nft.token_id) },
+      { title: 'Owner', width: '30%', cell: (t) => accountLink(chainId, t.owner) },
+      {
+        title: 'URI',
+        width: '40%',
+        cell: (t) => h('span', { class: 'mono muted', title: t.nft.uri }, t.nft.uri),
+      },
+      { title: 'Height', class: 'num', width: '12%', cell: (t) => fmt.int(t.height) },
+    ],
+    { empty: 'This collection has no live NFT.' },
+  );
+  const problem = h('div');
+  const paging = pager(async (key) => {
+    try {
+      const r = await indexer(
+        chainId,
+        `/indexer/nft/v1/tokens/by_collection/${encodeURIComponent(address)}`,
+        { 'pagination.limit': 20, 'pagination.key': key },
+        ctx.signal,
+      );
+      list.set(r.tokens);
+      return { next: r.pagination?.next_key, total: r.pagination?.total };
+    } catch (err) {
+      showError(problem, err);
+      return {};
+    }
+  });
+  fill(
+    ctx.main,
+    ...chainHeader(chainId, 'nfts'),
+    h('h2', { class: 'collection-name' }, c.collection.name || '(no name)'),
+    h(
+      'div',
+      { class: 'card' },
+      kv([
+        ['Address', h('span', { class: 'mono' }, c.object_addr)],
+        ['Creator', accountLink(chainId, c.collection.creator)],
+        c.collection.origin_name ? ['Origin name', c.collection.origin_name] : null,
+        ['NFTs', fmt.int(c.collection.nfts?.length)],
+        ['Created', `${fmt.int(c.height)} · ${fmt.time(c.timestamp)}`],
+      ]),
+    ),
+    h('h2', {}, 'Tokens'),
+    problem,
+    list.el,
+    paging.el,
+  );
+  await paging.start();
+}

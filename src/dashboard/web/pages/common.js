@@ -1,0 +1,106 @@
+// Pieces several chain pages share: the chain's header and tabs, tx summaries, links to records.
+import { indexerUrl } from '../api.js';
+import { badge, h, link, short } from '../ui.js';
+
+export const chainPath = (chainId, rest = '') => `/chains/${encodeURIComponent(chainId)}${rest}`;
+export const txPath = (chainId, hash) => chainPath(chainId, `/txs/${encodeURIComponent(hash)}`);
+export const blockPath = (chainId, height) => chainPath(chainId, `/blocks/${height}`);
+export const accountPath = (chainId, address) =>
+  chainPath(chainId, `/accounts/${encodeURIComponent(address)}`);
+
+/** A link to a tx on the dashboard when `chainId` is indexed here, else the hash alone. */
+export function txLink(chainId, hash, text) {
+  if (!hash) return '–';
+  return indexerUrl(chainId) ? link(txPath(chainId, hash), text ?? short(hash)) : (text ?? short(hash));
+}
+
+export function accountLink(chainId, address, text) {
+  if (!address) return '–';
+  return indexerUrl(chainId)
+    ? link(accountPath(chainId, address), text ?? short(address, 10, 6))
+    : short(address, 10, 6);
+}
+
+/** The chain's title and tabs; `active` is the tab's key. */
+export function chainHeader(chainId, active, subtitle) {
+  const api = indexerUrl(chainId);
+  const tab = (key, href, text) => link(href, text, { class: key === active ? 'active' : undefined });
+  return [
+    h('h1', {}, chainId),
+    subtitle ? h('p', { class: 'sub' }, subtitle) : null,
+    h(
+      'nav',
+      { class: 'tabs' },
+      tab('activity', chainPath(chainId), 'Blocks & txs'),
+      tab('nfts', chainPath(chainId, '/nfts'), 'NFT collections'),
+      tab('richlist', chainPath(chainId, '/richlist'), 'Rich list'),
+      api ? h('a', { href: `${api}/swagger/`, target: '_blank' }, 'API docs ↗') : null,
+    ),
+  ];
+}
+
+const SIGNER_FIELDS = ['sender', 'from_address', 'signer', 'delegator_address', 'creator', 'owner'];
+
+/** The first message's sender, as the account a person looks for. */
+export function txSigner(tx) {
+  const msg = tx?.tx?.body?.messages?.[0] ?? {};
+  for (const field of SIGNER_FIELDS) if (typeof msg[field] === 'string') return msg[field];
+  return undefined;
+}
+
+/** `MsgCall +2`: the first message's type name and how many more there are. */
+export function txKind(tx) {
+  const msgs = tx?.tx?.body?.messages ?? [];
+  if (msgs.length === 0) return '–';
+  const name = String(msgs[0]['@type'] ?? '')
+    .split('.')
+    .pop();
+  return msgs.length > 1 ? `${name} +${msgs.length - 1}` : name;
+}
+
+export function txResult(tx) {
+  return tx.code === 0 ? badge('success', 'ok') : badge(`failed · code ${tx.code}`, 'bad');
+}
+
+/** Columns of a tx list. */
+export function txColumns(chainId) {
+  return [
+    { title: 'Hash', width: '22%', cell: (t) => txLink(chainId, t.txhash, short(t.txhash, 6, 4)) },
+    {
+      title: 'Height',
+      class: 'num',
+      width: '13%',
+      cell: (t) => link(blockPath(chainId, t.height), Number(t.height).toLocaleString('en-US')),
+    },
+    { title: 'Type', width: '21%', cell: (t) => txKind(t) },
+    {
+      title: 'Signer',
+      width: '27%',
+      cell: (t) => accountLink(chainId, txSigner(t), short(txSigner(t), 9, 4)),
+    },
+    { title: 'Result', width: '17%', cell: txResult },
+  ];
+}
+
+/** Pages through a list API: `load(key)` answers `{rows, next}`; shows Newer/Older buttons. */
+export function pager(onPage) {
+  const keys = [''];
+  let index = 0;
+  const prev = h('button', { class: 'secondary', disabled: true, onclick: () => go(index - 1) }, '← Newer');
+  const next = h('button', { class: 'secondary', disabled: true, onclick: () => go(index + 1) }, 'Older →');
+  const label = h('span', { class: 'muted' });
+  async function go(i) {
+    index = i;
+    prev.disabled = true;
+    next.disabled = true;
+    const { next: nextKey, total } = await onPage(keys[index], index);
+    if (nextKey) keys[index + 1] = nextKey;
+    prev.disabled = index === 0;
+    next.disabled = !nextKey;
+    label.textContent =
+      total !== undefined
+        ? `page ${index + 1} · ${Number(total).toLocaleString('en-US')} in all`
+        : `page ${index + 1}`;
+  }
+  return { el: h('div', { class: 'pager' }, prev, next, label), start: () => go(0) };
+}

@@ -1,0 +1,120 @@
+// The network: every chain with its role, indexed height, the chain's own height and the lag, live.
+import { chains, indexer, routerChainList, routerUrl } from '../api.js';
+import { badge, fill, fmt, h, link, liveTable, state } from '../ui.js';
+
+/** The chains to show: the configured ones (with their indexer API), then the router's others. */
+async function chainRows() {
+  const rows = chains().map((c) => ({ ...c }));
+  try {
+    for (const rc of await routerChainList()) {
+      const row = rows.find((r) => r.chain_id === rc.chain_id);
+      if (row) row.pretty_name = rc.pretty_name;
+      else
+        rows.push({
+          chain_id: rc.chain_id,
+          role: rc.chain_type,
+          indexer_api: null,
+          pretty_name: rc.pretty_name,
+        });
+    }
+  } catch {
+    // The router is optional here: the indexed chains are shown without it.
+  }
+  return rows;
+}
+
+function progress(row) {
+  if (!row.indexer_api) return badge('not indexed');
+  if (row.error) return badge('unreachable', 'bad');
+  if (!row.status) return badge('…');
+  const lag = row.status.lag;
+  if (lag === undefined) return badge('node unknown', 'warn');
+  if (lag <= 2) return badge('live', 'ok', 'live');
+  return badge(`catching up · ${fmt.int(lag)} behind`, 'warn');
+}
+
+function extensions(status) {
+  if (!status) return '';
+  const parts = [];
+  if (status.internal_tx_lag !== undefined) parts.push(`traces −${status.internal_tx_lag}`);
+  if (status.rich_list_lag !== undefined) parts.push(`rich −${status.rich_list_lag}`);
+  return parts.join(' · ');
+}
+
+export async function render(ctx) {
+  const rows = await chainRows();
+  const table = liveTable(
+    [
+      {
+        title: 'Chain',
+        width: '17%',
+        cell: (r) =>
+          r.indexer_api ? link(`/chains/${encodeURIComponent(r.chain_id)}`, r.chain_id) : r.chain_id,
+      },
+      { title: 'Name', width: '14%', cell: (r) => r.pretty_name ?? '' },
+      { title: 'Role', width: '11%', cell: (r) => r.role ?? '' },
+      { title: 'Indexed', class: 'num', width: '9%', cell: (r) => fmt.int(r.status?.height) },
+      { title: 'Chain', class: 'num', width: '9%', cell: (r) => fmt.int(r.status?.chain_height) },
+      { title: 'Lag', class: 'num', width: '6%', cell: (r) => fmt.int(r.status?.lag) },
+      { title: 'Progress', width: '14%', cell: progress },
+      { title: 'Extensions', width: '13%', cell: (r) => h('span', { class: 'muted' }, extensions(r.status)) },
+      {
+        title: 'API',
+        width: '7%',
+        cell: (r) =>
+          r.indexer_api ? h('a', { href: `${r.indexer_api}/swagger/`, target: '_blank' }, 'docs') : '',
+      },
+    ],
+    {
+      minRows: rows.length,
+      empty: 'No chain is configured: give weft dashboard --indexer-apis or --router-url.',
+    },
+  );
+  const router = routerUrl();
+  fill(
+    ctx.main,
+    h('h1', {}, 'Network'),
+    h('p', { class: 'sub' }, 'Each chain, its indexed height against its node, refreshed every 2 s.'),
+    table.el,
+    h('h2', {}, 'Router'),
+    router
+      ? h(
+          'div',
+          { class: 'card' },
+          h(
+            'div',
+            {},
+            'Routes and tracks transfers over IBC, OPinit and the omnichain bridge at ',
+            h('code', {}, router),
+            '. ',
+          ),
+          h(
+            'div',
+            {},
+            link('/transfers', 'Transfers it tracks'),
+            ' · ',
+            link('/route', 'Ask for a route'),
+            ' · ',
+            h('a', { href: `${router}/swagger/`, target: '_blank' }, 'API docs'),
+          ),
+        )
+      : state('No router is configured (weft dashboard --router-url).'),
+  );
+  table.set(rows);
+  await ctx.every(2000, async () => {
+    await Promise.all(
+      rows
+        .filter((r) => r.indexer_api)
+        .map(async (r) => {
+          try {
+            r.status = await indexer(r.chain_id, '/status', undefined, ctx.signal);
+            r.error = undefined;
+          } catch (err) {
+            if (err?.name === 'AbortError') throw err;
+            r.error = err;
+          }
+        }),
+    );
+    table.set(rows);
+  });
+}

@@ -1,0 +1,62 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { NODE_FLAGS } from '../../cli/node-flags.js';
+
+/** `weft dev` as `npm start` runs it, through the CLI entry point. */
+export const devCli = (args: string[]) => [
+  ...NODE_FLAGS,
+  '--import',
+  'tsx',
+  'src/cli/main.ts',
+  'dev',
+  ...args,
+];
+
+/** Spawns `weft dev` with `args`, collecting what it prints; `children` gets it, to be killed at the end. */
+export function startDev(args: string[], children: ChildProcess[]) {
+  const child = spawn(process.execPath, devCli(args), { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  const out = { stdout: '', stderr: '' };
+  child.stdout!.on('data', (chunk: Buffer) => {
+    out.stdout += chunk.toString();
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    out.stderr += chunk.toString();
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, out, exited };
+}
+
+/** Kills, by their handle, the `weft dev` processes a test started and that still run. */
+export function killAll(children: ChildProcess[]): void {
+  for (const child of children)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
+export async function json(url: string): Promise<any> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+/** `fn`'s first defined answer, asked every 200 ms; errors count as no answer until the deadline. */
+export async function until<T>(
+  what: string,
+  fn: () => Promise<T | undefined>,
+  timeoutMs: number,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await fn();
+      if (value !== undefined) return value;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (last error: ${String(last)})`);
+    await sleep(200);
+  }
+}
