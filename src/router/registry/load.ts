@@ -48,15 +48,30 @@ async function fetchJson(url: string): Promise<any> {
   return response.json();
 }
 
-/** A registry web service: `chains.json`, then `<chain_name>/assetlist.json` of each chain. */
+/**
+ * A registry web service: `chains.json`, then each chain's asset list from where its
+ * `metadata.assetlist` points (as registry.initia.xyz publishes it), else `<chain_name>/assetlist.json`
+ * or `chains/<chain_name>/assetlist.json` beside `chains.json`. A chain without one has no assets.
+ */
 async function readUrl(base: string): Promise<RawRegistry> {
   const root = base.replace(/\/+$/, '');
   const chains = (await fetchJson(`${root}/chains.json`)) as any[];
   const assetLists = new Map<string, any>();
   await Promise.all(
     chains.map(async (chain) => {
-      const list = await fetchJson(`${root}/${chain.chain_name}/assetlist.json`).catch(() => undefined);
-      if (list) assetLists.set(chain.chain_id, list);
+      const given = typeof chain.metadata?.assetlist === 'string' ? [chain.metadata.assetlist] : [];
+      const places = [
+        ...given,
+        `${root}/${chain.chain_name}/assetlist.json`,
+        `${root}/chains/${chain.chain_name}/assetlist.json`,
+      ];
+      for (const url of places) {
+        const list = await fetchJson(url).catch(() => undefined);
+        if (list) {
+          assetLists.set(chain.chain_id, list);
+          return;
+        }
+      }
     }),
   );
   return { chains, assetLists, ibcFiles: [] };
