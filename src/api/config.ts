@@ -79,7 +79,7 @@ export const apiSettings = {
     flag: 'rest-url',
     env: 'REST_URL',
     description:
-      'Cosmos REST URLs, comma-separated: block proposers’ monikers and, on evm, denom → ERC20 for the rich list',
+      'Cosmos REST URLs, comma-separated: block proposers’ monikers and, on evm, denom → ERC20 for the rich list (empty: served without them)',
     parse: parse.listOf(parse.url),
     default: [] as string[],
   },
@@ -153,7 +153,7 @@ export const apiSettings = {
   corsExposeHeaders: {
     flag: 'cors-expose-headers',
     env: 'CORS_EXPOSE_HEADERS',
-    description: 'Access-Control-Expose-Headers',
+    description: 'Access-Control-Expose-Headers (empty: none)',
     parse: list,
     default: [] as string[],
   },

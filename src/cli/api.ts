@@ -1,18 +1,14 @@
 import { resolveChain } from '../api/chain-context.js';
-import { type ApiConfig, apiSettings, loadApiConfig } from '../api/config.js';
+import { type ApiConfig, loadApiConfig } from '../api/config.js';
 import type { ChainContext } from '../api/context.js';
 import { createApiServer } from '../api/server.js';
-import { usage } from '../common/config.js';
+import { listenOn } from '../common/errors.js';
 import { createLogger, type Logger } from '../common/logger.js';
 import { createMetricsRegistry, serveMetrics } from '../common/metrics.js';
 import { createShutdown, onProcessSignals, type Shutdown } from '../common/shutdown.js';
 import { type Db, openDb } from '../store/db.js';
 
 export async function runApi(argv: string[]): Promise<void> {
-  if (argv.includes('--help')) {
-    process.stdout.write(`usage: weft api [flags]\n\n${usage(apiSettings)}\n`);
-    return;
-  }
   const config = loadApiConfig({ argv, env: process.env });
   const logger = createLogger({ ...config.log, name: 'api' });
   const shutdown = createShutdown(logger);
@@ -26,6 +22,8 @@ export interface StartApiDeps {
   shutdown: Shutdown;
   /** An open store to read (left open); absent: opened from the config. */
   db?: Db;
+  /** The setting that chose the port, named when it is taken (default `--port / PORT`). */
+  portSetting?: string;
 }
 
 export interface StartedApi {
@@ -63,7 +61,9 @@ export async function startApi(config: ApiConfig, deps: StartApiDeps): Promise<S
   const registry = createMetricsRegistry({ defaultMetrics: config.metrics.enabled });
   registry.setDefaultLabels({ rollup_chain_id: chain.chainId });
   if (config.metrics.enabled) {
-    const metrics = await serveMetrics(registry, config.metrics);
+    const metrics = await listenOn('--metrics-port / METRICS_PORT', () =>
+      serveMetrics(registry, config.metrics),
+    );
     shutdown.add(() => metrics.close());
     logger.info({ url: metrics.url }, 'serving metrics');
   }
@@ -81,7 +81,9 @@ export async function startApi(config: ApiConfig, deps: StartApiDeps): Promise<S
   });
   // Registered after the store, so it runs before it: stop taking requests, finish those in flight.
   shutdown.add(() => server.close());
-  const url = await server.listen(config.host, config.port);
+  const url = await listenOn(deps.portSetting ?? '--port / PORT', () =>
+    server.listen(config.host, config.port),
+  );
   logger.info({ url, chainId: chain.chainId, vm: chain.vm, store: db.backend }, 'serving the indexer API');
   return { url, chain };
 }

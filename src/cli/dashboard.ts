@@ -1,4 +1,5 @@
-import { loadSettings, usage } from '../common/config.js';
+import { loadSettings } from '../common/config.js';
+import { listenOn } from '../common/errors.js';
 import { createLogger, type Logger } from '../common/logger.js';
 import { createShutdown, onProcessSignals, type Shutdown } from '../common/shutdown.js';
 import { createDashboardServer, type DashboardConfig } from '../dashboard/server.js';
@@ -6,17 +7,13 @@ import { dashboardSettings } from '../dashboard/settings.js';
 
 /** `weft dashboard`: the dashboard over any deployment's public APIs (the indexer APIs and the router). */
 export async function runDashboard(argv: string[]): Promise<void> {
-  if (argv.includes('--help')) {
-    process.stdout.write(`usage: weft dashboard [flags]\n\n${usage(dashboardSettings)}\n`);
-    return;
-  }
   const settings = loadSettings(dashboardSettings, { argv, env: process.env });
   const logger = createLogger({ level: settings.logLevel, format: settings.logFormat, name: 'dashboard' });
   const shutdown = createShutdown(logger);
   onProcessSignals(shutdown, logger);
   const url = await startDashboard(
     { router: settings.routerUrl || null, chains: settings.indexerApis },
-    { host: settings.host, port: settings.port },
+    { host: settings.host, port: settings.port, setting: '--port / PORT' },
     { logger, shutdown },
   );
   process.stdout.write(`dashboard url=${url}\n`);
@@ -25,12 +22,12 @@ export async function runDashboard(argv: string[]): Promise<void> {
 /** Serves the dashboard of `config` on `listen`; `weft dashboard` and `weft dev` both start it so. */
 export async function startDashboard(
   config: DashboardConfig,
-  listen: { host: string; port: number },
+  listen: { host: string; port: number; setting: string },
   deps: { logger: Logger; shutdown: Shutdown },
 ): Promise<string> {
   const server = await createDashboardServer({ config, logger: deps.logger });
   deps.shutdown.add(() => server.close());
-  const url = await server.listen(listen.host, listen.port);
+  const url = await listenOn(listen.setting, () => server.listen(listen.host, listen.port));
   deps.logger.info({ url, chains: config.chains.length, router: config.router }, 'serving the dashboard');
   return url;
 }

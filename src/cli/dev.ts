@@ -1,6 +1,6 @@
 import { loadApiConfig } from '../api/config.js';
-import { loadSettings, type SettingsOf, usage } from '../common/config.js';
-import { BaseError, errorMessage } from '../common/errors.js';
+import { loadSettings, type SettingsOf } from '../common/config.js';
+import { BaseError, errorMessage, listenOn } from '../common/errors.js';
 import { writeJsonFile } from '../common/json-file.js';
 import { createLogger, type Logger } from '../common/logger.js';
 import { createShutdown, onProcessSignals, type Shutdown } from '../common/shutdown.js';
@@ -14,8 +14,9 @@ import {
   routerStoreDir,
 } from '../dev/store.js';
 import { type DevnetChain, startDevnet } from '../devnet/devnet.js';
-import { configFileArgs, devnetOptions, prepareDevnet } from '../devnet/settings.js';
+import { configFileArgs, devnetOptions, PORT_BASE, prepareDevnet } from '../devnet/settings.js';
 import { loadIndexerConfig } from '../indexer/config.js';
+import { type ProgressFigures, showCatchUp } from '../indexer/progress.js';
 import { loadRouterConfig } from '../router/config.js';
 import { ROUTER_SCHEMA } from '../router/tracking/index.js';
 import { openStoreThread, type StoreThread } from '../store/store-thread.js';
@@ -33,10 +34,6 @@ type DevSettings = SettingsOf<typeof devSettings>;
  * keep an embedded store of their own, run in a worker thread (`src/dev/store.ts`).
  */
 export async function runDev(argv: string[]): Promise<void> {
-  if (argv.includes('--help')) {
-    process.stdout.write(`usage: weft dev [flags]\n\n${usage(devSettings)}\n`);
-    return;
-  }
   const settings = loadSettings(devSettings, {
     argv: [...configFileArgs(argv, process.env), ...argv],
     env: process.env,
@@ -46,7 +43,7 @@ export async function runDev(argv: string[]): Promise<void> {
   const shutdown = createShutdown(logger);
   onProcessSignals(shutdown, logger);
 
-  let indexers: Array<{ chainId: string; running: Promise<void> }>;
+  let indexers: Array<{ chainId: string; running: Promise<void>; figures: () => ProgressFigures }>;
   try {
     indexers = await startStack(settings, shutdown, logger, log);
   } catch (err) {
@@ -56,6 +53,8 @@ export async function runDev(argv: string[]): Promise<void> {
     await shutdown.kill('start-up failed');
     throw err;
   }
+  // The log level keeps the indexers' records quiet: on a terminal, one line tells how far they are.
+  shutdown.add(showCatchUp(indexers.map((i) => i.figures)));
 
   // An indexer only stops by itself on an error it cannot retry; the stack then stops with it.
   const stopped = await Promise.race(
@@ -85,10 +84,12 @@ async function startStack(
   shutdown: Shutdown,
   logger: Logger,
   log: (name: string) => Logger,
-): Promise<Array<{ chainId: string; running: Promise<void> }>> {
+): Promise<Array<{ chainId: string; running: Promise<void>; figures: () => ProgressFigures }>> {
   // The manifest is written once the whole stack serves, with the indexers' and the router's URLs.
   const startSettings = { ...settings, manifest: '' };
-  const devnet = await startDevnet({ ...devnetOptions(startSettings), logger: log('devnet') });
+  const devnet = await listenOn(PORT_BASE, () =>
+    startDevnet({ ...devnetOptions(startSettings), logger: log('devnet') }),
+  );
   shutdown.add(() => devnet.close());
   await prepareDevnet(devnet, startSettings, logger);
 
@@ -129,7 +130,7 @@ async function startStack(
   const indexers = [];
   for (const [i, chain] of chains.entries()) {
     const config = loadIndexerConfig({ argv: [], env: indexerEnv(chain, settings) });
-    const { running } = await startIndexer(config, {
+    const { indexer, running } = await startIndexer(config, {
       logger: indexerLogger.child({ chain: config.chainId }),
       shutdown,
       db: stores[i]!.db,
@@ -138,7 +139,7 @@ async function startStack(
     });
     // Handled here at once; runDev reads the outcome.
     running.catch(() => undefined);
-    indexers.push({ chainId: config.chainId, running });
+    indexers.push({ chainId: config.chainId, running, figures: indexer.figures });
   }
 
   const apiLogger = log('api');
@@ -150,6 +151,7 @@ async function startStack(
       logger: apiLogger.child({ chain: chain.chain.info.chainId }),
       shutdown,
       db: stores[i]!.db,
+      portSetting: '--api-port-base / DEV_API_PORT_BASE',
     });
     indexerApis.set(chain.chain.info.chainId, url);
   }
@@ -159,6 +161,7 @@ async function startStack(
     logger: routerLogger,
     shutdown,
     db: routerStore.db,
+    portSetting: '--router-port / DEV_ROUTER_PORT',
   });
 
   // The router tracks the transfers the devnet's own traffic starts, as if each had been registered.
@@ -174,7 +177,7 @@ async function startStack(
 
   const dashboard = await startDashboard(
     stackDashboardConfig(devnet, { indexerApis, router: router.url }),
-    { host: settings.host, port: settings.dashboardPort },
+    { host: settings.host, port: settings.dashboardPort, setting: '--dashboard-port / DEV_DASHBOARD_PORT' },
     { logger: log('dashboard'), shutdown },
   );
   const urls = { indexerApis, router: router.url, dashboard };

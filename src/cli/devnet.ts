@@ -1,4 +1,5 @@
-import { loadSettings, usage } from '../common/config.js';
+import { loadSettings } from '../common/config.js';
+import { listenOn } from '../common/errors.js';
 import { createLogger } from '../common/logger.js';
 import { createShutdown, onProcessSignals } from '../common/shutdown.js';
 import { startDevnet } from '../devnet/devnet.js';
@@ -8,14 +9,11 @@ import {
   devnetOptions,
   devnetSettings,
   networkLine,
+  PORT_BASE,
   prepareDevnet,
 } from '../devnet/settings.js';
 
 export async function runDevnet(argv: string[]): Promise<void> {
-  if (argv.includes('--help')) {
-    process.stdout.write(`usage: weft devnet [flags]\n\n${usage(devnetSettings)}\n`);
-    return;
-  }
   const settings = loadSettings(devnetSettings, {
     argv: [...configFileArgs(argv, process.env), ...argv],
     env: process.env,
@@ -24,17 +22,19 @@ export async function runDevnet(argv: string[]): Promise<void> {
   const shutdown = createShutdown(logger);
   onProcessSignals(shutdown, logger);
 
-  const devnet = await startDevnet({
-    ...devnetOptions(settings),
-    pruneBelow: settings.pruneBelow || undefined,
-    faults: {
-      errorRate: settings.faultErrorRate,
-      delayRate: settings.faultDelayRate,
-      delayMs: settings.faultDelay,
-      dropRate: settings.faultDropRate,
-    },
-    logger,
-  });
+  const devnet = await listenOn(PORT_BASE, () =>
+    startDevnet({
+      ...devnetOptions(settings),
+      pruneBelow: settings.pruneBelow || undefined,
+      faults: {
+        errorRate: settings.faultErrorRate,
+        delayRate: settings.faultDelayRate,
+        delayMs: settings.faultDelay,
+        dropRate: settings.faultDropRate,
+      },
+      logger,
+    }),
+  );
   shutdown.add(() => devnet.close());
 
   for (const chain of devnet.all) process.stdout.write(chainLine(chain));

@@ -1,17 +1,13 @@
-import { usage } from '../common/config.js';
+import { listenOn } from '../common/errors.js';
 import { createLogger, type Logger } from '../common/logger.js';
 import { createMetricsRegistry, serveMetrics } from '../common/metrics.js';
 import { createShutdown, onProcessSignals, type Shutdown } from '../common/shutdown.js';
-import { type IndexerConfig, indexerSettings, loadIndexerConfig } from '../indexer/config.js';
+import { type IndexerConfig, loadIndexerConfig } from '../indexer/config.js';
 import { createIndexer, type Indexer, type IndexerDeps } from '../indexer/indexer.js';
 import type { ProgressMode } from '../indexer/progress.js';
 import type { Db } from '../store/db.js';
 
 export async function runIndexer(argv: string[]): Promise<void> {
-  if (argv.includes('--help')) {
-    process.stdout.write(`usage: weft indexer [flags]\n\n${usage(indexerSettings)}\n`);
-    return;
-  }
   const config = loadIndexerConfig({ argv, env: process.env });
   const logger = createLogger({ ...config.log, name: 'indexer' });
   const shutdown = createShutdown(logger);
@@ -51,7 +47,9 @@ export async function startIndexer(config: IndexerConfig, deps: StartIndexerDeps
   const { logger, shutdown } = deps;
   const registry = createMetricsRegistry({ defaultMetrics: config.metrics.enabled });
   if (config.metrics.enabled) {
-    const server = await serveMetrics(registry, config.metrics);
+    const server = await listenOn('--metrics-port / METRICS_PORT', () =>
+      serveMetrics(registry, config.metrics),
+    );
     shutdown.add(() => server.close());
     logger.info({ url: server.url }, 'serving metrics');
   }

@@ -1,56 +1,90 @@
-import { errorMessage } from '../common/errors.js';
+import { ConfigError, errorHint, errorMessage } from '../common/errors.js';
+import { clearLiveLine } from '../common/progress.js';
+import { type CommandInfo, commandHelp, helpWidth, overview } from './help.js';
+
+const COMMIT_NOTE =
+  'Also read: WEFT_COMMIT_HASH, the commit /status reports (unset: the git HEAD of the checkout, or unknown).';
 
 /** `weft <command> [flags]`: one binary, one sub-command per part. */
-const commands: Record<string, { describe: string; run: (argv: string[]) => Promise<void> }> = {
+const commands: Record<string, CommandInfo & { run: (argv: string[]) => Promise<void> }> = {
   devnet: {
     describe: 'run a local interwoven network (rollups of VM evm, move and wasm) on loopback',
+    settings: async () => (await import('../devnet/settings.js')).devnetSettings,
     run: async (argv) => (await import('./devnet.js')).runDevnet(argv),
   },
   indexer: {
     describe: 'follow one rollup through its nodes and write it to the store (PostgreSQL or embedded)',
+    settings: async () => (await import('../indexer/config.js')).indexerSettings,
     run: async (argv) => (await import('./indexer.js')).runIndexer(argv),
   },
   api: {
     describe: 'serve the read-only indexer API over the store an indexer writes',
+    settings: async () => (await import('../api/config.js')).apiSettings,
+    notes: [COMMIT_NOTE],
     run: async (argv) => (await import('./api.js')).runApi(argv),
   },
   router: {
     describe: "serve the router API: routes, signable msgs and op-hooks over the registry's chains",
+    settings: async () => (await import('../router/config.js')).routerSettings,
     run: async (argv) => (await import('./router.js')).runRouter(argv),
   },
   dashboard: {
     describe:
       'serve the dashboard (network, blocks, txs, accounts, NFTs, transfers, routes) over the public APIs',
+    settings: async () => (await import('../dashboard/settings.js')).dashboardSettings,
     run: async (argv) => (await import('./dashboard.js')).runDashboard(argv),
   },
   dev: {
     describe:
-      'the dev stack (`npm start`): the devnet, and an indexer and its API per rollup, on one embedded store',
+      'the dev stack (`npm start`): the devnet, an indexer and its API per chain, the router and the dashboard',
+    settings: async () => (await import('../dev/settings.js')).devSettings,
+    notes: [
+      'The indexers, APIs and the router of the stack take their defaults (they read none of the environment variables of `weft indexer`, `weft api` or `weft router`).',
+      COMMIT_NOTE,
+    ],
     run: async (argv) => (await import('./dev.js')).runDev(argv),
   },
 };
 
-function help(): string {
-  const rows = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(10)} ${c.describe}`);
-  return `usage: weft <command> [--flag value ...]\n\ncommands:\n${rows.join('\n')}\n\nweft <command> --help lists a command's settings.\n`;
-}
+const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h' || arg === 'help';
 
 async function main(argv: string[]): Promise<void> {
   const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === 'help') {
-    process.stdout.write(help());
+  const width = helpWidth();
+  if (name === 'help' && rest[0] && commands[rest[0]]) return main([rest[0], '--help']);
+  if (!name || isHelp(name)) {
+    const specs = Object.fromEntries(
+      await Promise.all(Object.entries(commands).map(async ([n, c]) => [n, await c.settings?.()] as const)),
+    );
+    process.stdout.write(overview(commands, specs, width));
     return;
   }
   const command = commands[name];
   if (!command) {
-    process.stderr.write(`weft: unknown command "${name}"\n\n${help()}`);
+    process.stderr.write(
+      `weft: unknown command "${name}"\n  hint: the commands are ${Object.keys(commands).join(', ')}; \`weft --help\` lists them\n`,
+    );
     process.exit(2);
   }
-  await command.run(rest);
+  if (command.settings && (rest.includes('--help') || rest.includes('-h'))) {
+    process.stdout.write(commandHelp(name, command, await command.settings(), width));
+    return;
+  }
+  try {
+    await command.run(rest);
+  } catch (err) {
+    // A configuration error's hint: the command's help lists its settings.
+    if (err instanceof ConfigError && !err.hint) {
+      throw Object.assign(err, { hint: `\`weft ${name} --help\` lists the settings of weft ${name}` });
+    }
+    throw err;
+  }
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  // Configuration errors and start-up failures end the process with one readable line.
-  process.stderr.write(`weft: ${errorMessage(err)}\n`);
+  // Configuration errors and start-up failures end the process with one readable line and a hint.
+  clearLiveLine();
+  const hint = errorHint(err);
+  process.stderr.write(`weft: ${errorMessage(err)}\n${hint ? `  hint: ${hint}\n` : ''}`);
   process.exit(1);
 });

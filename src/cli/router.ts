@@ -1,8 +1,8 @@
-import { usage } from '../common/config.js';
+import { listenOn } from '../common/errors.js';
 import { createLogger, type Logger } from '../common/logger.js';
 import { createShutdown, onProcessSignals, type Shutdown } from '../common/shutdown.js';
 import { createRouterServer, type RouterPlugin } from '../router/api/server.js';
-import { loadRouterConfig, type RouterConfig, routerSettings } from '../router/config.js';
+import { loadRouterConfig, type RouterConfig } from '../router/config.js';
 import { loadRegistry } from '../router/registry/load.js';
 import {
   migrateTracking,
@@ -15,10 +15,6 @@ import {
 import { type Db, openDb } from '../store/db.js';
 
 export async function runRouter(argv: string[]): Promise<void> {
-  if (argv.includes('--help')) {
-    process.stdout.write(`usage: weft router [flags]\n\n${usage(routerSettings)}\n`);
-    return;
-  }
   const config = loadRouterConfig({ argv, env: process.env });
   const logger = createLogger({ level: config.logLevel, format: config.logFormat, name: 'router' });
   const shutdown = createShutdown(logger);
@@ -33,6 +29,8 @@ export interface StartRouterDeps {
   plugins?: RouterPlugin[];
   /** A store the router works in (in its schema) instead of opening `config`'s; its owner closes it. */
   db?: Db;
+  /** The setting that chose the port, named when it is taken (default `--port / PORT`). */
+  portSetting?: string;
 }
 
 /**
@@ -66,7 +64,9 @@ export async function startRouter(
     nodeTimeoutMs: config.nodeTimeoutMs,
   });
   deps.shutdown.add(() => server.close());
-  const url = await server.listen(config.host, config.port);
+  const url = await listenOn(deps.portSetting ?? '--port / PORT', () =>
+    server.listen(config.host, config.port),
+  );
   deps.logger.info(
     { url, chains: registry.chains.length, assets: registry.assets.length },
     'serving the router API',

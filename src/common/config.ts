@@ -9,6 +9,8 @@ export interface Setting<T> {
   default?: T;
   /** Boolean flags may be given bare (`--halt`). */
   boolean?: boolean;
+  /** The default as help shows it, where the value alone would not say it (`true on evm`). */
+  defaultText?: string;
 }
 
 export type SettingsSpec = Record<string, Setting<unknown>>;
@@ -71,13 +73,60 @@ export function loadSettings<S extends SettingsSpec>(spec: S, source: ConfigSour
   return out as SettingsOf<S>;
 }
 
-export function usage(spec: SettingsSpec): string {
-  return Object.values(spec)
-    .map((s) => {
-      const def = s.default === undefined ? '' : ` (default ${JSON.stringify(s.default)})`;
-      return `  --${s.flag}${s.env ? ` / ${s.env}` : ''}\n      ${s.description}${def}`;
-    })
-    .join('\n');
+/** A setting's default as help shows it; `required` when it has none. */
+export function defaultText(setting: Setting<unknown>): string {
+  if (setting.defaultText !== undefined) return setting.defaultText;
+  const value = setting.default;
+  if (value === undefined) return 'required';
+  if (value === '' || (Array.isArray(value) && value.length === 0)) return 'empty';
+  if (Array.isArray(value)) return value.join(',');
+  if (setting.parse === parse.duration && typeof value === 'number') return durationText(value);
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+    return String(value);
+  return JSON.stringify(value);
+}
+
+/** `1500` → `1500ms`, `2000` → `2s`, `60000` → `1m`: as a duration setting is written. */
+function durationText(ms: number): string {
+  if (ms !== 0 && ms % 60_000 === 0) return `${ms / 60_000}m`;
+  if (ms !== 0 && ms % 1000 === 0) return `${ms / 1000}s`;
+  return `${ms}ms`;
+}
+
+/** Splits `text` into lines of at most `width` characters (a longer word keeps a line of its own). */
+export function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/**
+ * Every setting of `spec`, two lines or more each, fitting `width` columns:
+ * `  --flag  ENV  default` (the columns aligned), then the description, indented.
+ */
+export function usage(spec: SettingsSpec, width = 80): string {
+  const settings = Object.values(spec);
+  const flagWidth = Math.min(28, Math.max(4, ...settings.map((s) => s.flag.length + 2)));
+  const envWidth = Math.min(30, Math.max(11, ...settings.map((s) => s.env?.length ?? 0)));
+  const row = (flag: string, env: string, def: string) =>
+    `  ${flag.padEnd(flagWidth)}  ${env.padEnd(envWidth)}  ${def}`.trimEnd();
+  const out = [row('FLAG', 'ENVIRONMENT', 'DEFAULT')];
+  for (const s of settings) {
+    const def = defaultText(s);
+    const full = row(`--${s.flag}`, s.env ?? '-', def);
+    const fits = full.length <= width;
+    out.push(fits ? full : row(`--${s.flag}`, s.env ?? '-', ''));
+    for (const line of wrap(s.description, width - 6)) out.push(`      ${line}`);
+    if (!fits) for (const line of wrap(`default: ${def}`, width - 6)) out.push(`      ${line}`);
+  }
+  return out.join('\n');
 }
 
 // Parsers. Each names the setting in its error.

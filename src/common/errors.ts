@@ -24,6 +24,8 @@ export interface BaseErrorOptions {
   retryable?: boolean;
   /** gRPC code of the JSON error body; absent: the one of the HTTP status. */
   grpcCode?: number;
+  /** What the operator may do about it: printed under the one-line error of the CLI. */
+  hint?: string;
 }
 
 /** The root of weft's error tree: a stable code, an HTTP status and whether a retry may help. */
@@ -33,6 +35,7 @@ export class BaseError extends Error {
   readonly status: number;
   readonly retryable: boolean;
   readonly grpcCode: number | undefined;
+  readonly hint: string | undefined;
 
   constructor(code: string, message: string, options: BaseErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -40,6 +43,7 @@ export class BaseError extends Error {
     this.status = options.status ?? 500;
     this.retryable = options.retryable ?? false;
     this.grpcCode = options.grpcCode;
+    this.hint = options.hint;
   }
 
   /** Walks the cause chain, returning the first error for which `fn` is true. */
@@ -59,8 +63,9 @@ export class ConfigError extends BaseError {
   constructor(
     readonly setting: string,
     reason: string,
+    options: { hint?: string } = {},
   ) {
-    super('WEFT_ERR_CONFIG', `invalid configuration: ${setting}: ${reason}`, { status: 500 });
+    super('WEFT_ERR_CONFIG', `invalid configuration: ${setting}: ${reason}`, { status: 500, ...options });
   }
 }
 
@@ -114,6 +119,43 @@ export function isRetryable(err: unknown): boolean {
   return err instanceof BaseError && err.retryable;
 }
 
+/** The first hint along the cause chain of `err`, if any. */
+export function errorHint(err: unknown): string | undefined {
+  for (let e = err, depth = 0; e && depth < 10; e = (e as { cause?: unknown }).cause, depth += 1) {
+    if (e instanceof BaseError && e.hint) return e.hint;
+  }
+  return undefined;
+}
+
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * `listen()` refused because the port is taken, as an error naming the port and the setting that chose
+ * it (`setting`: `--port / PORT`); any other error is returned as it is.
+ */
+export function portInUse(err: unknown, setting: string): unknown {
+  const e = err as { code?: string; port?: number; address?: string; message?: string };
+  if (e?.code !== 'EADDRINUSE') return err;
+  const where = /(\S+):(\d+)$/.exec(e.message ?? '');
+  const port = e.port ?? where?.[2] ?? '?';
+  const address = e.address ?? where?.[1];
+  return new BaseError(
+    'WEFT_ERR_PORT_IN_USE',
+    `port ${port}${address ? ` on ${address}` : ''} is already in use (set by ${setting})`,
+    {
+      cause: err,
+      hint: `stop what listens there, or give ${setting} another port (0 picks a free one)`,
+    },
+  );
+}
+
+/** Runs `listen`, turning a taken port into `portInUse`'s error. */
+export async function listenOn<T>(setting: string, listen: () => Promise<T>): Promise<T> {
+  try {
+    return await listen();
+  } catch (err) {
+    throw portInUse(err, setting);
+  }
 }

@@ -1,4 +1,5 @@
 import { type Logger, pino } from 'pino';
+import { aboveLiveLine } from './progress.js';
 
 export type { Logger };
 
@@ -18,7 +19,14 @@ export interface LoggerOptions {
  */
 export function createLogger(options: LoggerOptions): Logger {
   const base = { name: options.name };
-  if (options.format === 'json') return pino({ level: options.level, base });
+  if (options.format === 'json') {
+    // On a terminal, records go above a progress line on it.
+    if (!process.stdout.isTTY) return pino({ level: options.level, base });
+    return pino(
+      { level: options.level, base },
+      { write: (line: string) => aboveLiveLine(process.stdout, line) },
+    );
+  }
   return pino(
     { level: options.level, base, timestamp: false },
     {
@@ -29,7 +37,8 @@ export function createLogger(options: LoggerOptions): Logger {
           .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
           .join(' ');
         const label = pino.levels.labels[level as number] ?? 'info';
-        process.stderr.write(
+        aboveLiveLine(
+          process.stderr,
           `${label.padEnd(5)} ${name ? `[${name}] ` : ''}${msg ?? ''}${fields ? ` ${fields}` : ''}\n`,
         );
       },

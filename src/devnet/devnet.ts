@@ -97,8 +97,14 @@ export interface Devnet {
   writeRegistry(dir: string): void;
   /** Produces one block on every chain (with traffic), unless halted. */
   step(): Promise<number>;
-  /** Produces `blocks` blocks on every chain as fast as possible; returns the figures. */
-  fastForward(blocks: number): Promise<FastForwardReport>;
+  /**
+   * Produces `blocks` blocks on every chain as fast as possible; returns the figures. `onBlock` hears
+   * after each round of blocks how many were produced (over all chains) and the txs in them.
+   */
+  fastForward(
+    blocks: number,
+    onBlock?: (done: { round: number; blocks: number; txs: number }) => void,
+  ): Promise<FastForwardReport>;
   /** Produces blocks every block time until closed or halted. */
   run(): void;
   close(): Promise<void>;
@@ -232,7 +238,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
       await afterStep();
       return counts.reduce((a, b) => a + b, 0);
     },
-    async fastForward(blocks) {
+    async fastForward(blocks, onBlock) {
       const started = performance.now();
       const perChain = all.map((c) => ({
         chain_id: c.chain.info.chainId,
@@ -251,6 +257,11 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
           perChain[j]!.blocks += 1;
         }
         await afterStep();
+        if (onBlock) {
+          const total = (pick: (c: (typeof perChain)[number]) => number) =>
+            perChain.reduce((a, c) => a + pick(c), 0);
+          onBlock({ round: i + 1, blocks: total((c) => c.blocks), txs: total((c) => c.txs) });
+        }
       }
       const seconds = (performance.now() - started) / 1000;
       const totalBlocks = perChain.reduce((a, c) => a + c.blocks, 0);

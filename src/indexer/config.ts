@@ -63,7 +63,7 @@ export const indexerSettings = {
   jsonRpcUrls: {
     flag: 'json-rpc-url',
     env: 'JSON_RPC_URL',
-    description: 'EVM JSON-RPC URLs, comma-separated (required on evm)',
+    description: 'EVM JSON-RPC URLs, comma-separated (required on evm; empty: unused on move and wasm)',
     parse: urls,
     default: [] as string[],
   },
@@ -78,18 +78,20 @@ export const indexerSettings = {
   internalTx: {
     flag: 'internal-tx',
     env: 'INTERNAL_TX',
-    description: 'index EVM internal txs (debug_traceBlockByNumber); default true on evm',
+    description: 'index EVM internal txs (debug_traceBlockByNumber); evm only',
     parse: parse.bool,
     boolean: true,
     default: null as boolean | null,
+    defaultText: 'true on evm',
   },
   richList: {
     flag: 'rich-list',
     env: 'RICH_LIST',
-    description: 'keep the EVM rich list (token holders by balance); default true on evm',
+    description: 'keep the EVM rich list (token holders by balance); evm only',
     parse: parse.bool,
     boolean: true,
     default: null as boolean | null,
+    defaultText: 'true on evm',
   },
   maxConcurrentRequests: {
     flag: 'max-concurrent-requests',

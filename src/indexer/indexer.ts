@@ -11,11 +11,11 @@ import { createDropReporter } from './decode-drops.js';
 import { createExtensions, type Extensions, startExtensions } from './extensions/index.js';
 import { createMetaAnswerer } from './meta.js';
 import { createIndexerMetrics, errorKind, type IndexerMetrics } from './metrics.js';
-import { checkNode, closeNodeClients, createNodeClients } from './node-check.js';
+import { checkNode, checkSurfaces, closeNodeClients, createNodeClients } from './node-check.js';
 import { createNodeWatch } from './node-watch.js';
 import { createPipeline, type PipelineStatus } from './pipeline.js';
 import { createPrepare, type PreparedBlock } from './prepare.js';
-import { createProgress, type ProgressMode } from './progress.js';
+import { createProgress, type ProgressFigures, type ProgressMode } from './progress.js';
 import type { BackoffOptions } from './retry.js';
 import { computeStartHeight } from './start-height.js';
 
@@ -42,6 +42,8 @@ export interface Indexer {
   /** Indexes until `signal` aborts (then finishes the batch being written) or an error stops it. */
   run(signal: AbortSignal): Promise<void>;
   status(): IndexerStatus;
+  /** How far it is and how fast it goes (the progress line's figures). */
+  figures(): ProgressFigures;
 }
 
 export function createIndexer(config: IndexerConfig, deps: IndexerDeps): Indexer {
@@ -73,6 +75,7 @@ export function createIndexer(config: IndexerConfig, deps: IndexerDeps): Indexer
 
   const run = async (signal: AbortSignal) => {
     const status = await checkNode(clients.comet, config, logger, signal);
+    await checkSurfaces(clients, signal);
     const db =
       deps.db ?? (await openDb({ dsn: config.dbDsn, dataDir: config.dataDir, schema: config.dbSchema }));
     const store = (deps.createWriter ?? createBlockWriter)(db, {
@@ -103,6 +106,7 @@ export function createIndexer(config: IndexerConfig, deps: IndexerDeps): Indexer
         stored.height > 0 ? 'resuming' : 'starting',
       );
       progress.head(status.latestHeight);
+      progress.resume(stored.height);
       progress.written([]);
       metrics.height.set(stored.height);
 
@@ -184,6 +188,7 @@ export function createIndexer(config: IndexerConfig, deps: IndexerDeps): Indexer
 
   return {
     run: runAndClose,
+    figures: () => progress.figures(),
     status: () => ({
       ...pipelineStatus(),
       internalTxHeight: extensionHeights.internalTx,

@@ -21,10 +21,10 @@ describe('progress', () => {
     expect(f.etaSeconds).toBeCloseTo(9, 5);
   });
 
-  it('draws one live line on a terminal and ends it with a newline', async () => {
+  it('draws one live line on a terminal while catching up, and clears it at the head', async () => {
     const written: string[] = [];
-    const stream = { write: (s: string) => written.push(s) } as unknown as NodeJS.WritableStream;
-    const { logger } = captureRecords();
+    const stream = { isTTY: true, write: (s: string) => written.push(s) } as unknown as NodeJS.WritableStream;
+    const { logger, records } = captureRecords();
     const progress = createProgress({
       mode: 'tty',
       logger,
@@ -32,18 +32,42 @@ describe('progress', () => {
       intervalMs: 5,
       extra: () => ({ concurrency: 8 }),
     });
-    progress.head(10);
+    progress.head(100);
+    progress.start();
+    progress.written([{ height: 5, txCount: 3 }]);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(written.length).toBeGreaterThan(1);
+    // Each redraw returns the cursor and clears the line (ESC [K) first; no newline: it stays in place.
+    expect(written[0]!.startsWith('\r\u001b[K')).toBe(true);
+    expect(written[0]!.slice(4)).toMatch(
+      /^height 5\/100 \(5\.0%\) +\d+ blocks\/s +\d+ txs\/s +ETA .* +concurrency 8$/,
+    );
+    expect(written.join('')).not.toContain('\n');
+    expect(records.filter((r) => r.msg === 'indexing')).toHaveLength(0);
+
+    // At the head: the line is erased and a record says so.
+    progress.written([{ height: 100, txCount: 1 }]);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(written.at(-1)).toBe('\r\u001b[K');
+    expect(records.some((r) => r.msg === 'following the head')).toBe(true);
+    progress.stop();
+  });
+
+  it('keeps the log records in tty mode when the stream is not a terminal', async () => {
+    const written: string[] = [];
+    const stream = {
+      isTTY: false,
+      write: (s: string) => written.push(s),
+    } as unknown as NodeJS.WritableStream;
+    const { logger, records } = captureRecords();
+    const progress = createProgress({ mode: 'tty', logger, stream, intervalMs: 5 });
+    progress.head(100);
     progress.start();
     progress.written([{ height: 5, txCount: 3 }]);
     await new Promise((r) => setTimeout(r, 30));
     progress.stop();
-    expect(written.length).toBeGreaterThan(1);
-    // Each redraw returns the cursor and clears the line (ESC [K) first.
-    expect(written[0]!.startsWith('\r\u001b[K')).toBe(true);
-    expect(written[0]!.slice(4)).toMatch(
-      /^height 5\/10 \(50\.0%\) +\d+ blocks\/s +\d+ txs\/s +ETA .* +concurrency 8$/,
-    );
-    expect(written.at(-1)).toMatch(/\n$/);
+    expect(written).toEqual([]);
+    expect(records.some((r) => r.msg === 'indexing')).toBe(true);
   });
 
   it('logs records off a terminal and keeps the metrics', async () => {

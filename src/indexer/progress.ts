@@ -1,9 +1,11 @@
 import type { Logger } from '../common/logger.js';
+import { catchingUp, formatProgress, liveLine } from '../common/progress.js';
 import type { IndexerMetrics } from './metrics.js';
 
 /**
- * How far indexing is and how fast it goes: a live line on a terminal (height / head, blocks/s, txs/s,
- * ETA), structured log records every few seconds otherwise, and the same figures as metrics.
+ * How far indexing is and how fast it goes: structured log records every few seconds, and the same
+ * figures as metrics. `tty` (stderr is a terminal): while the indexer catches up, a live line (height /
+ * head, blocks/s, txs/s, ETA) instead of the records, cleared once it is at the head.
  */
 
 export type ProgressMode = 'tty' | 'log' | 'off';
@@ -34,6 +36,8 @@ export interface Progress {
   /** Heights just written, with their tx counts. */
   written(blocks: ReadonlyArray<{ height: number; txCount: number }>): void;
   head(height: number): void;
+  /** The height already indexed when the indexer starts. */
+  resume(height: number): void;
   figures(): ProgressFigures;
   start(): void;
   stop(): void;
@@ -49,17 +53,19 @@ export function createProgress(options: ProgressOptions): Progress {
   const now = options.now ?? (() => performance.now());
   const windowMs = options.windowMs ?? 10_000;
   const intervalMs = options.intervalMs ?? (options.mode === 'tty' ? 250 : 5000);
-  const stream = options.stream ?? process.stderr;
+  const line = options.mode === 'tty' ? liveLine(options.stream ?? process.stderr) : undefined;
+  // Off a terminal, `tty` keeps the records of `log`; on one, they come at most every few seconds.
+  const logEveryMs = line ? 5000 : 0;
+  let catching = false;
   const { metrics } = options;
   let height = 0;
   let head = 0;
   let blocks = 0;
   let txs = 0;
   let lastLogged = -1;
-  let lastLoggedAt = 0;
+  let lastLoggedAt = Number.NEGATIVE_INFINITY;
   const samples: Sample[] = [{ at: now(), blocks: 0, txs: 0 }];
   let timer: NodeJS.Timeout | undefined;
-  let lineShown = false;
 
   const sample = () => {
     const at = now();
@@ -86,12 +92,18 @@ export function createProgress(options: ProgressOptions): Progress {
     metrics?.txsPerSecond.set(f.txsPerSecond);
     metrics?.etaSeconds.set(f.etaSeconds ?? -1);
     const extra = options.extra?.() ?? {};
-    if (options.mode === 'tty') {
-      stream.write(`\r\x1b[K${progressLine(f, extra)}`);
-      lineShown = true;
-    } else if (options.mode === 'log') {
+    if (line) {
+      catching = catchingUp(catching, f.head - f.height);
+      if (catching) {
+        line.draw(progressLine(f, extra));
+        return;
+      }
+      line.clear();
+    }
+    if (options.mode !== 'off') {
       // Quiet at the head: a record when the height moved, else once a minute.
       const at = now();
+      if (at - lastLoggedAt < logEveryMs) return;
       if (f.height === lastLogged && at - lastLoggedAt < 60_000) return;
       lastLogged = f.height;
       lastLoggedAt = at;
@@ -121,6 +133,10 @@ export function createProgress(options: ProgressOptions): Progress {
       metrics?.blocks.inc(batch.length);
       metrics?.txs.inc(batch.reduce((sum, b) => sum + b.txCount, 0));
     },
+    resume(at) {
+      if (at > height) height = at;
+      if (height > head) head = height;
+    },
     head(latest) {
       if (latest > head) head = latest;
       metrics?.chainHeight.set(head);
@@ -134,29 +150,57 @@ export function createProgress(options: ProgressOptions): Progress {
     stop() {
       if (timer) clearInterval(timer);
       timer = undefined;
-      if (lineShown) {
-        stream.write(`\r\x1b[K${progressLine(figures(), options.extra?.() ?? {})}\n`);
-        lineShown = false;
-      }
+      line?.clear();
     },
   };
 }
 
 const round = (n: number) => Math.round(n * 10) / 10;
 
-function duration(seconds: number): string {
-  if (seconds < 60) return `${Math.ceil(seconds)}s`;
-  if (seconds < 3600)
-    return `${Math.floor(seconds / 60)}m${String(Math.ceil(seconds % 60)).padStart(2, '0')}s`;
-  return `${Math.floor(seconds / 3600)}h${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}m`;
+/** `height 1200/5000 (24.0%)  350 blocks/s  2100 txs/s  ETA 11s  concurrency 8`. */
+export function progressLine(f: ProgressFigures, extra: Record<string, number | string> = {}): string {
+  return formatProgress({
+    unit: 'height',
+    done: f.height,
+    target: f.head,
+    rates: { 'blocks/s': f.blocksPerSecond, 'txs/s': f.txsPerSecond },
+    etaSeconds: f.etaSeconds,
+    extra,
+  });
 }
 
-export function progressLine(f: ProgressFigures, extra: Record<string, number | string> = {}): string {
-  const percent = f.head > 0 ? ` (${((100 * f.height) / f.head).toFixed(1)}%)` : '';
-  const eta =
-    f.etaSeconds === 0 ? 'at head' : f.etaSeconds === null ? 'ETA …' : `ETA ${duration(f.etaSeconds)}`;
-  const rest = Object.entries(extra)
-    .map(([k, v]) => `${k} ${v}`)
-    .join('  ');
-  return `height ${f.height}/${f.head}${percent}  ${f.blocksPerSecond.toFixed(0)} blocks/s  ${f.txsPerSecond.toFixed(0)} txs/s  ${eta}${rest ? `  ${rest}` : ''}`;
+/**
+ * One live line on a terminal for several indexers (`weft dev`): their heights and rates summed, the ETA
+ * of the last to arrive; drawn while one of them catches up. Returns what stops it (and clears the line).
+ */
+export function showCatchUp(
+  sources: ReadonlyArray<() => ProgressFigures>,
+  options: { stream?: NodeJS.WritableStream & { isTTY?: boolean }; intervalMs?: number } = {},
+): () => void {
+  const line = liveLine(options.stream ?? process.stderr);
+  if (!line || sources.length === 0) return () => undefined;
+  let catching = false;
+  const timer = setInterval(() => {
+    const all = sources.map((figures) => figures());
+    const behind = Math.max(...all.map((f) => f.head - f.height));
+    catching = catchingUp(catching, behind);
+    if (!catching) return line.clear();
+    const sum = (pick: (f: ProgressFigures) => number) => all.reduce((a, f) => a + pick(f), 0);
+    const etas = all.map((f) => f.etaSeconds);
+    line.draw(
+      formatProgress({
+        label: `indexing ${all.length} chain${all.length === 1 ? '' : 's'}`,
+        unit: 'heights',
+        done: sum((f) => f.height),
+        target: sum((f) => f.head),
+        rates: { 'blocks/s': sum((f) => f.blocksPerSecond), 'txs/s': sum((f) => f.txsPerSecond) },
+        etaSeconds: etas.includes(null) ? null : Math.max(...(etas as number[])),
+      }),
+    );
+  }, options.intervalMs ?? 250);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    line.clear();
+  };
 }

@@ -35,6 +35,7 @@ export const routerSettings = {
     description: 'node URL overrides, comma-separated <chain id>.<rpc|rest|json-rpc>=<URL>',
     parse: parseNodes,
     default: {} as NodeOverrides,
+    defaultText: 'none',
   },
   host: hostSetting,
   port: { flag: 'port', env: 'PORT', description: 'HTTP port', parse: parse.int(0, 65_535), default: 8090 },

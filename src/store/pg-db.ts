@@ -60,15 +60,35 @@ function translate(err: unknown, options?: PostgresOptions): unknown {
     );
   }
   if (!isUnavailable(err)) return err;
-  return new UpstreamError(`database unavailable: ${(err as Error).message || (err as Error).name}`, {
+  const text = refused(err)
+    ? `PostgreSQL at ${serverOf(options?.dsn)} (DB_DSN) refuses connections (ECONNREFUSED)`
+    : (err as Error).message || (err as Error).name;
+  return new UpstreamError(`database unavailable: ${text}`, {
     code: 'WEFT_ERR_STORE_UNAVAILABLE',
     cause: err,
+    hint: 'start PostgreSQL there, or leave DB_DSN empty to use the embedded store (PGlite) in --data-dir',
   });
+}
+
+/** Nothing listens at the server's address (each of its addresses, when the host has several). */
+function refused(err: unknown): boolean {
+  if ((err as { code?: unknown }).code === 'ECONNREFUSED') return true;
+  return err instanceof AggregateError && err.errors.length > 0 && err.errors.every(refused);
+}
+
+/** `host:port` of a PostgreSQL URL, without its credentials. */
+function serverOf(dsn: string | undefined): string {
+  try {
+    const url = new URL(dsn ?? '');
+    return `${url.hostname || 'localhost'}:${url.port || 5432}`;
+  } catch {
+    return 'the DB_DSN server';
+  }
 }
 
 export async function openPostgres(options: PostgresOptions): Promise<Db> {
   const root = createPool(options, options.schema);
-  if (options.schema) await createSchema(root, options.schema);
+  if (options.schema) await createSchema(root, options.schema, options);
   return poolDb(root, options, options.schema ?? 'public');
 }
 
@@ -89,13 +109,13 @@ function createPool(options: PostgresOptions, schema: string | undefined): pg.Po
   return pool;
 }
 
-async function createSchema(pool: pg.Pool, schema: string): Promise<void> {
+async function createSchema(pool: pg.Pool, schema: string, options: PostgresOptions): Promise<void> {
   try {
     await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
   } catch (err) {
     // Two processes creating it at once: one wins, the other sees a duplicate.
     const code = (err as { code?: string }).code;
-    if (code !== '23505' && code !== '42P06') throw translate(err);
+    if (code !== '23505' && code !== '42P06') throw translate(err, options);
   }
 }
 
@@ -135,7 +155,7 @@ function poolDb(pool: pg.Pool, options: PostgresOptions, schema: string): Db {
       try {
         client = await pool.connect();
       } catch (err) {
-        throw translate(err);
+        throw translate(err, options);
       }
       // While checked out, a dropped connection emits 'error' on the client; without a listener
       // that would be an uncaught exception.
@@ -164,7 +184,7 @@ function poolDb(pool: pg.Pool, options: PostgresOptions, schema: string): Db {
     async withSchema(name) {
       assertSchemaName(name);
       const pool = createPool(options, name);
-      await createSchema(pool, name);
+      await createSchema(pool, name, options);
       return poolDb(pool, options, name);
     },
     async close() {

@@ -20,7 +20,7 @@ export const storeSettings = {
   dbSchema: {
     flag: 'db-schema',
     env: 'DB_SCHEMA',
-    description: 'database schema of the chain’s tables (default public)',
+    description: 'database schema of the chain’s tables (empty: public)',
     parse: parse.string,
     default: '',
   },

@@ -251,16 +251,25 @@ export function buildRegistry(raw: RawRegistry, overrides: NodeOverrides = {}): 
   };
 }
 
+const REGISTRY_HINT =
+  'set --registry / REGISTRY to an initia-registry style folder or URL: `weft devnet --registry <folder>` writes one for its chains';
+
 /** Reads a registry folder or URL (`REGISTRY`); a registry that cannot be read stops the start. */
 export async function loadRegistry(source: string, overrides: NodeOverrides = {}): Promise<RouterRegistry> {
   let raw: RawRegistry;
   try {
     if (/^https?:\/\//.test(source)) raw = await readUrl(source);
-    else if (existsSync(source) && statSync(source).isDirectory()) raw = readFolder(source);
+    else if (!existsSync(source)) {
+      throw new ConfigError('REGISTRY', `the registry folder ${source} does not exist`, {
+        hint: REGISTRY_HINT,
+      });
+    } else if (statSync(source).isDirectory()) raw = readFolder(source);
     else throw new Error('not a folder or an http(s) URL');
   } catch (err) {
-    throw new ConfigError('REGISTRY', `${source}: ${errorMessage(err)}`);
+    if (err instanceof ConfigError) throw err;
+    throw new ConfigError('REGISTRY', `${source}: ${errorMessage(err)}`, { hint: REGISTRY_HINT });
   }
-  if (raw.chains.length === 0) throw new ConfigError('REGISTRY', `${source}: no chains`);
+  if (raw.chains.length === 0)
+    throw new ConfigError('REGISTRY', `${source}: no chains`, { hint: REGISTRY_HINT });
   return buildRegistry(raw, overrides);
 }
