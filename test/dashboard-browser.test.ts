@@ -67,7 +67,7 @@ describe('the dashboard in a browser', () => {
     await page.waitForFunction(
       () =>
         Array.from(document.querySelectorAll('main tbody tr')).filter((tr) =>
-          /live/.test(tr.textContent ?? ''),
+          /live|catching up/.test(tr.textContent ?? ''),
         ).length >= 4,
       undefined,
       { timeout: 90_000 },
