@@ -54,7 +54,7 @@ export async function render(ctx) {
       { title: 'Name', width: '14%', cell: (r) => r.pretty_name ?? '' },
       { title: 'Role', width: '11%', cell: (r) => r.role ?? '' },
       { title: 'Indexed', class: 'num', width: '9%', cell: (r) => fmt.int(r.status?.height) },
-      { title: 'Chain', class: 'num', width: '9%', cell: (r) => fmt.int(r.status?.chain_height) },
+      { title: 'Node', class: 'num', width: '9%', cell: (r) => fmt.int(r.status?.chain_height) },
       { title: 'Lag', class: 'num', width: '6%', cell: (r) => fmt.int(r.status?.lag) },
       { title: 'Progress', width: '14%', cell: progress },
       { title: 'Extensions', width: '13%', cell: (r) => h('span', { class: 'muted' }, extensions(r.status)) },
@@ -74,7 +74,7 @@ export async function render(ctx) {
   fill(
     ctx.main,
     h('h1', {}, 'Network'),
-    h('p', { class: 'sub' }, 'Each chain, its indexed height against its node, refreshed every 2 s.'),
+    h('p', { class: 'sub' }, 'Each chain: the height its indexer reached against its node’s height, refreshed every 2 s.'),
     table.el,
     h('h2', {}, 'Router'),
     router
