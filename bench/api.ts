@@ -12,6 +12,13 @@ import { type LoadResult, runLoad, startLoadWorker } from './load.js';
  * given as a ratio to a trivial JSON route on the same server (the framework's ceiling). The
  * response cache is off unless `--cache` is given, so the figures are those of the store path.
  *
+ * Two references serve a by-account page's bytes (the hot account's, limits 10 and 100, totals
+ * included) from a static string: what sending them costs this server and the load generator, the
+ * bound the by-account scenarios can approach (`static_page_bytes` gives their sizes). In `goals`:
+ * - `by_account_with_totals_over_static_page`: limit 10 by account (totals on) over its reference;
+ * - `by_account_limit_100_with_totals_over_static_page_100`: the same at limit 100, and the limit-100
+ *   route's `by_account_limit_100_p50_ms` / `_p99_ms`; `static_page_100_ratio_to_ceiling`.
+ *
  * The database (`weft_bench_api_<txs>`) is kept and reused when complete; `--rebuild` makes it anew.
  */
 
@@ -69,6 +76,7 @@ export async function run(argv: string[]) {
   );
   const { db, buildSeconds } = await benchStore(settings);
   let pageBody = '';
+  let page100Body = '';
   const api = await createApiServer({
     db,
     chain: { chainId: CHAIN_ID, vm: 'evm', bech32Prefix: PREFIX, internalTx: true },
@@ -84,6 +92,7 @@ export async function run(argv: string[]) {
       // A by-account page's bytes with no store work: what sending them costs this server and the
       // load generator, the bound the by-account figures can approach.
       app.get('/bench/page', async (_request, reply) => reply.type('application/json').send(pageBody));
+      app.get('/bench/page-100', async (_request, reply) => reply.type('application/json').send(page100Body));
     },
   });
   const base = await api.listen('127.0.0.1', 0);
@@ -93,6 +102,8 @@ export async function run(argv: string[]) {
     const ordinary = Array.from({ length: 889 }, (_, i) => 200 + i * 19);
     const accounts = [HOT, ...WARM, ...MILD, ...ordinary].map(bech);
     pageBody = (await api.app.inject(`/indexer/tx/v1/txs/by_account/${accounts[0]}?pagination.limit=10`))
+      .body;
+    page100Body = (await api.app.inject(`/indexer/tx/v1/txs/by_account/${accounts[0]}?pagination.limit=100`))
       .body;
     const hashes = (
       await db.query<{ hash: Buffer }>('SELECT hash FROM tx WHERE sequence % 997 = 0 LIMIT 1000')
@@ -132,6 +143,7 @@ export async function run(argv: string[]) {
     const scenarios: Array<[string, string[]]> = [
       ['ceiling: trivial JSON route', ['/bench/ping']],
       ['reference: a by-account page (limit 10) as a static string', ['/bench/page']],
+      ['reference: a by-account page (limit 100) as a static string', ['/bench/page-100']],
       ['/status', ['/status']],
       ['/indexer/tx/v1/txs?pagination.limit=10', ['/indexer/tx/v1/txs?pagination.limit=10']],
       [
@@ -216,6 +228,7 @@ export async function run(argv: string[]) {
       response_cache: settings.cache,
       record_cache_mb: settings.recordCache,
       pool_size: settings.poolSize,
+      static_page_bytes: { limit_10: Buffer.byteLength(pageBody), limit_100: Buffer.byteLength(page100Body) },
       results,
       goals,
     };
@@ -233,6 +246,8 @@ function goalsOf(results: Results) {
   const page1 = results['cursor walk page 1 (accounts with ≥ 10,000 txs)']!;
   const pageDeep = results['cursor walk page 1,000 (same accounts)']!;
   const reference = results['reference: a by-account page (limit 10) as a static string']!;
+  const withTotal100 = results['txs by account, limit 100']!;
+  const reference100 = results['reference: a by-account page (limit 100) as a static string']!;
   const meanOfRuns = (name: string) => (results[name]!.mean_ms + results[`${name} (2nd run)`]!.mean_ms) / 2;
   const totalMean = meanOfRuns('txs by account, limit 10, count_total=true');
   const noTotalMean = meanOfRuns('txs by account, limit 10, count_total=false');
@@ -242,6 +257,12 @@ function goalsOf(results: Results) {
     by_account_with_totals_over_static_page: Number(
       (withTotal.requests_per_s / reference.requests_per_s).toFixed(3),
     ),
+    static_page_100_ratio_to_ceiling: reference100.ratio_to_ceiling,
+    by_account_limit_100_with_totals_over_static_page_100: Number(
+      (withTotal100.requests_per_s / reference100.requests_per_s).toFixed(3),
+    ),
+    by_account_limit_100_p50_ms: withTotal100.p50_ms,
+    by_account_limit_100_p99_ms: withTotal100.p99_ms,
     by_account_with_totals_ratio_ok: (withTotal.ratio_to_ceiling ?? 0) >= 0.2,
     by_account_with_totals_p99_ms: withTotal.p99_ms,
     by_account_with_totals_p99_ok: withTotal.p99_ms < 20,
