@@ -20,7 +20,8 @@ import type { Registry } from './metrics.js';
  *   transaction's begin, lock and commit. Wall only: its CPU runs in callbacks (PostgreSQL: in the
  *   server's backends; PGlite: in this process, between other work).
  *
- * CPU is `process.cpuUsage()` (user + system, the whole process) over synchronous sections.
+ * CPU is `process.cpuUsage()` (user + system, the whole process) over synchronous sections: the
+ * garbage collector's helper threads count too, so a stage's CPU can exceed its wall time.
  */
 
 export type Stage = 'fetch' | 'parse' | 'decode' | 'build' | 'write';
