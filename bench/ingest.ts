@@ -1,16 +1,19 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
 import { NODE_FLAGS } from '../src/cli/node-flags.js';
 import { loadSettings, parse } from '../src/common/config.js';
-import { openDb } from '../src/store/db.js';
-import { migrate } from '../src/store/migrate.js';
+import {
+  type BackendSampler,
+  backendCpuSampler,
+  costReport,
+  metric,
+  peakRssMb,
+  processCpuMs,
+} from './ingest-cpu.js';
+import { PG_URL, pgliteStore, postgresStore, sizeReport } from './ingest-store.js';
 
 /**
  * Ingestion speed: a devnet chain of `--blocks` blocks with `--txs-per-block` mixed txs each (generated
@@ -19,10 +22,34 @@ import { migrate } from '../src/store/migrate.js';
  * blocks/s and txs/s, the indexer's peak RSS, database bytes per 1,000 txs, and the ratio of the
  * indexer's rate to the raw rate of fetching the same documents with no processing (same run, same
  * concurrency).
+ *
+ * Where the time goes, per backend in `results` (per block = divided by `--blocks`):
+ * - `indexer_cpu_ms_per_block`: user + system CPU of the indexer process (`/proc/<pid>/stat`) from its
+ *   start until the extensions are done too, start-up (tsx, migrations check) included; goal ≤ 3 ms
+ *   (`indexer_cpu_ok`). `…_after_first_block`: from the first written block on (steadier on short runs).
+ *   With PGlite the store runs inside the indexer, so its CPU is in these figures.
+ * - `store_cpu_ms_per_block`: PostgreSQL only: CPU of the server backends connected to the bench's
+ *   database (`pg_stat_activity`, sampled every ~100 ms as the pool may reconnect; the last reading of
+ *   each backend counts; the bench's own connection is left out). Autovacuum workers on that database
+ *   apart (`store_autovacuum_cpu_ms_per_block`); server-wide processes (WAL writer, checkpointer) are not
+ *   counted. `store_backends`: backends seen. PGlite: null (`store_cpu_in` says where it is).
+ * - `stages`: measured inside the indexer (`WEFT_STAGE_TIMES=1`, src/common/stage-times.ts defines
+ *   them): `fetch` (node requests and JSON parse), `parse` (the JSON parse alone), `decode`, `build`
+ *   (the writer's rows and parameters) and `write` (statements, begin, lock, commit). Stages overlap:
+ *   many heights are fetched and decoded while a batch is written, so `wall_ms_per_block` figures are
+ *   sums over heights, not shares of the elapsed time (fetch's is roughly in-flight heights × latency).
+ *   `cpu_ms_per_block` is the process CPU over a stage's synchronous sections (parse, decode, build);
+ *   null where the work runs in callbacks between other work (fetch: the HTTP client; write: the driver,
+ *   and PGlite's store). `unattributed_cpu_ms_per_block`: the indexer's CPU no stage accounts for
+ *   (start-up, HTTP client, driver, GC, the extensions' writes, PGlite's store).
+ * - `schema_bytes_per_tx`: `pg_total_relation_size` summed over every relation of the chain's schema
+ *   after the run (tables, TOAST, indexes; the empty migrated tables included), divided by txs;
+ *   `relations`: the same per relation, biggest first (`table_bytes` is the heap with its maps, TOAST
+ *   apart). `db_bytes_per_1000_txs` stays the database's growth over the run.
+ * At the top, `pglite_over_postgres_blocks_per_s`: PGlite's blocks/s over PostgreSQL's, same run.
  */
 
 const ROOT = resolve(import.meta.dirname, '..');
-const PG_URL = process.env.WEFT_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 const settings = {
   blocks: { flag: 'blocks', description: 'chain length', parse: parse.int(10), default: 5000 },
@@ -210,101 +237,17 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Peak resident set of a live process (Linux `VmHWM`), in MB. */
-function peakRssMb(pid: number): number | null {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) / 1024 : null;
-  } catch {
-    return null;
-  }
-}
-
-async function metric(url: string): Promise<Map<string, number>> {
-  const text = await (await fetch(url)).text();
-  const values = new Map<string, number>();
-  for (const line of text.split('\n')) {
-    const m = /^(weft_indexer_(?:height|extension_height)(?:\{[^}]*\})?) (\S+)$/.exec(line);
-    if (m) values.set(m[1]!, Number(m[2]));
-  }
-  return values;
-}
-
-async function sizeOf(db: { query<T>(sql: string): Promise<T[]> }): Promise<number> {
-  const [row] = await db.query<{ size: string }>('SELECT pg_database_size(current_database()) AS size');
-  return Number(row!.size);
-}
-
-interface Store {
-  env: Record<string, string>;
-  /** Bytes of the migrated, empty store. */
-  before: number;
-  after(): Promise<{ bytes: number; txs: number }>;
-  drop(): Promise<void>;
-}
-
-async function postgresStore(): Promise<Store> {
-  const name = `weft_bench_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
-  const dsn = url.toString();
-  const db = await openDb({ dsn });
-  await migrate(db);
-  const before = await sizeOf(db);
-  return {
-    env: { DB_DSN: dsn },
-    before,
-    async after() {
-      const [row] = await db.query<{ n: string }>('SELECT count(*) AS n FROM tx');
-      return { bytes: (await sizeOf(db)) - before, txs: Number(row!.n) };
-    },
-    async drop() {
-      await db.close();
-      const client = new pg.Client({ connectionString: PG_URL });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
-
-async function pgliteStore(): Promise<Store> {
-  const dir = mkdtempSync(join(tmpdir(), 'weft-bench-pglite-'));
-  const empty = await openDb({ dataDir: dir });
-  await migrate(empty);
-  const before = await sizeOf(empty);
-  await empty.close();
-  return {
-    env: { DATA_DIR: dir },
-    before,
-    async after() {
-      const db = await openDb({ dataDir: dir });
-      try {
-        const [row] = await db.query<{ n: string }>('SELECT count(*) AS n FROM tx');
-        return { bytes: (await sizeOf(db)) - before, txs: Number(row!.n) };
-      } finally {
-        await db.close();
-      }
-    },
-    async drop() {
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
 async function indexInto(
   backend: 'postgres' | 'pglite',
   chain: Chain,
   s: ReturnType<typeof loadSettings<typeof settings>>,
 ) {
   const store = backend === 'postgres' ? await postgresStore() : await pgliteStore();
+  let sampler: BackendSampler | undefined;
   try {
     const port = await freePort();
     const metricsUrl = `http://127.0.0.1:${port}/metrics`;
+    sampler = store.database ? await backendCpuSampler(PG_URL, store.database) : undefined;
     const started = performance.now();
     const child = weft(['indexer'], {
       nodeArgs: s.cpuProf ? profileArgs(`indexer-${backend}`) : [],
@@ -323,6 +266,7 @@ async function indexInto(
         METRICS_PORT: String(port),
         LOG_FORMAT: 'json',
         LOG_LEVEL: 'warn',
+        WEFT_STAGE_TIMES: '1',
       },
     });
     child.stderr!.on('data', (d: Buffer) => process.stderr.write(d));
@@ -330,22 +274,33 @@ async function indexInto(
     let firstBlockAt: number | undefined;
     let blocksDoneAt: number | undefined;
     let peakRss = 0;
+    let cpuAtFirstBlock: number | undefined;
+    let values = new Map<string, number>();
     for (;;) {
       if (child.exitCode !== null) throw new Error(`the indexer exited (${child.exitCode})`);
       peakRss = Math.max(peakRss, peakRssMb(child.pid!) ?? 0);
-      const values = await metric(metricsUrl).catch(() => new Map<string, number>());
+      await sampler?.sample();
+      values = await metric(metricsUrl).catch(() => new Map<string, number>());
       const height = values.get('weft_indexer_height') ?? 0;
       const extensions = [...values].filter(([k]) => k.startsWith('weft_indexer_extension_height'));
-      if (height > 0) firstBlockAt ??= performance.now();
+      if (height > 0 && firstBlockAt === undefined) {
+        firstBlockAt = performance.now();
+        cpuAtFirstBlock = processCpuMs(child.pid!) ?? undefined;
+      }
       if (height >= s.blocks) blocksDoneAt ??= performance.now();
       if (blocksDoneAt && extensions.every(([, v]) => v >= s.blocks)) break;
       await sleep(100);
     }
     const allDoneAt = performance.now();
     peakRss = Math.max(peakRss, peakRssMb(child.pid!) ?? 0);
+    // The last readings before the indexer stops: its CPU, its stage times, its backends' CPU.
+    const cpuMs = processCpuMs(child.pid!);
+    values = await metric(metricsUrl).catch(() => values);
+    await sampler?.sample();
     await stop(child);
-    const { bytes, txs } = await store.after();
+    const { bytes, txs, relations } = await store.after();
     const seconds = (blocksDoneAt! - started) / 1000;
+    const backends = sampler?.result();
     return {
       backend,
       seconds: round(seconds),
@@ -357,8 +312,11 @@ async function indexInto(
       peak_rss_mb: Math.round(peakRss),
       db_bytes_per_1000_txs: Math.round((bytes / txs) * 1000),
       txs,
+      ...costReport({ backend, blocks: s.blocks, cpuMs, cpuAtFirstBlock, backends, metrics: values }),
+      ...sizeReport(relations, txs),
     };
   } finally {
+    await sampler?.close().catch(() => undefined);
     await store.drop();
   }
 }
@@ -396,9 +354,16 @@ export async function run(argv: string[]) {
         ...r,
         ratio_to_raw_fetch: Math.round((r.blocks_per_s / raw.blocksPerSecond) * 100) / 100,
       })),
+      pglite_over_postgres_blocks_per_s: pgliteRatio(indexed),
       node: process.version,
     };
   } finally {
     await stop(chain.process);
   }
+}
+
+function pgliteRatio(results: Array<{ backend: string; blocks_per_s: number }>): number | null {
+  const of = (backend: string) => results.find((r) => r.backend === backend)?.blocks_per_s;
+  const [pglite, postgres] = [of('pglite'), of('postgres')];
+  return pglite && postgres ? Math.round((pglite / postgres) * 100) / 100 : null;
 }

@@ -1,5 +1,6 @@
 import { Agent, request } from 'undici';
 import { BaseError, UpstreamError } from '../common/errors.js';
+import { timed } from '../common/stage-times.js';
 
 /**
  * A node surface served by several URLs: calls rotate round-robin over the healthy ones, a URL that
@@ -180,7 +181,7 @@ export function createEndpoints(urls: readonly string[], options: EndpointsOptio
       let last: unknown;
       for (const state of order()) {
         try {
-          const value = read(await send(state, init));
+          const value = timed('parse', read, await send(state, init));
           state.failures = 0;
           return value;
         } catch (err) {

@@ -2,6 +2,7 @@ import { listenOn } from '../common/errors.js';
 import { createLogger, type Logger } from '../common/logger.js';
 import { createMetricsRegistry, serveMetrics } from '../common/metrics.js';
 import { createShutdown, onProcessSignals, type Shutdown } from '../common/shutdown.js';
+import { enableStageTimes } from '../common/stage-times.js';
 import { type IndexerConfig, loadIndexerConfig } from '../indexer/config.js';
 import { createIndexer, type Indexer, type IndexerDeps } from '../indexer/indexer.js';
 import type { ProgressMode } from '../indexer/progress.js';
@@ -17,6 +18,8 @@ export async function runIndexer(argv: string[]): Promise<void> {
     logger,
     shutdown,
     progress: process.stderr.isTTY ? 'tty' : 'log',
+    // Per-stage times on the metrics endpoint, for `npm run bench -- ingest`; off by default.
+    stageTimes: process.env.WEFT_STAGE_TIMES === '1',
   });
   await running;
   if (!shutdown.isKilled()) await shutdown.kill('indexer stopped');
@@ -31,6 +34,8 @@ export interface StartIndexerDeps {
   /** How `db` is written (default `createBlockWriter`). */
   createWriter?: IndexerDeps['createWriter'];
   progress: ProgressMode;
+  /** Keep per-stage times and serve them with the metrics (see src/common/stage-times.ts). */
+  stageTimes?: boolean;
 }
 
 export interface StartedIndexer {
@@ -46,6 +51,7 @@ export interface StartedIndexer {
 export async function startIndexer(config: IndexerConfig, deps: StartIndexerDeps): Promise<StartedIndexer> {
   const { logger, shutdown } = deps;
   const registry = createMetricsRegistry({ defaultMetrics: config.metrics.enabled });
+  if (deps.stageTimes) enableStageTimes(registry);
   if (config.metrics.enabled) {
     const server = await listenOn('--metrics-port / METRICS_PORT', () =>
       serveMetrics(registry, config.metrics),

@@ -1,3 +1,4 @@
+import { stageEnd, stageStart, timed } from '../common/stage-times.js';
 import type { BalanceDelta, IndexedBlock, IndexedInternalTx } from '../store/records.js';
 import { type DecodeOptions, decodeBlock, erc20TransferDeltas, metaRequests } from './decode/index.js';
 import { fetchInternalTxs } from './extensions/internal-txs.js';
@@ -29,17 +30,19 @@ export function createPrepare(options: PrepareOptions) {
   const { clients, meta, decode } = options;
   const { jsonRpc } = clients;
   return async (height: number, context: PrepareContext): Promise<PreparedBlock> => {
+    const fetchStarted = stageStart();
     const [fetched, internalTxs] = await Promise.all([
       fetchBlock(clients, height, context),
       options.internalTxs && jsonRpc
         ? fetchInternalTxs(jsonRpc, height, context.call, decode.drops)
         : undefined,
     ]);
-    const requests = metaRequests(fetched.block, fetched.blockResults, decode);
+    const requests = timed('decode', (f) => metaRequests(f.block, f.blockResults, decode), fetched);
     const answers = requests.length > 0 ? await meta.answer(requests, height, context.call) : new Map();
-    const block = decodeBlock({ ...fetched, meta: answers }, decode);
+    stageEnd('fetch', fetchStarted);
+    const block = timed('decode', (meta) => decodeBlock({ ...fetched, meta }, decode), answers);
     const balanceDeltas = options.richList
-      ? erc20TransferDeltas(fetched, { drops: decode.drops })
+      ? timed('decode', (f) => erc20TransferDeltas(f, { drops: decode.drops }), fetched)
       : undefined;
     // A refused trace is left to the extension, which says so and skips the height.
     const calls = Array.isArray(internalTxs) ? internalTxs : undefined;

@@ -1,6 +1,7 @@
 import { NodeQueryError } from '../../chain/endpoints.js';
 import type { JsonRpcClient } from '../../chain/json-rpc-client.js';
 import { errorMessage } from '../../common/errors.js';
+import { timed } from '../../common/stage-times.js';
 import type { IndexedInternalTx } from '../../store/records.js';
 import type { BlockWriter } from '../../store/writer.js';
 import { createConcurrency } from '../concurrency.js';
@@ -41,7 +42,7 @@ export async function fetchInternalTxs(
   if (height < FIRST_TRACEABLE) return [];
   try {
     const traces = (await call((signal) => jsonRpc.traceBlock(height, signal))) as TraceEntry[];
-    return flattenTraces(height, traces, drops);
+    return timed('decode', (t) => flattenTraces(height, t, drops), traces);
   } catch (err) {
     if (err instanceof NodeQueryError) return { refused: err };
     throw err;
