@@ -12,6 +12,7 @@ import type { Logger } from '../common/logger.js';
 import { createMetricsRegistry, type Registry } from '../common/metrics.js';
 import type { Db } from '../store/db.js';
 import { createRecordCache } from '../store/read/record-cache.js';
+import { createChainHead } from './chain-head.js';
 import {
   type ApiCacheConfig,
   type CorsConfig,
@@ -25,7 +26,6 @@ import { createDenomResolver } from './denoms.js';
 import { installErrorHandlers, RULES } from './errors.js';
 import { createGate, gatedDb } from './gate.js';
 import { createProposerDirectory } from './proposers.js';
-import { createChainHead } from './chain-head.js';
 import { installResponseCache } from './response-cache.js';
 import { registerBlockRoutes } from './routes/blocks.js';
 import { registerEvmTxRoutes } from './routes/evm-txs.js';

@@ -74,7 +74,11 @@ export async function render(ctx) {
   fill(
     ctx.main,
     h('h1', {}, 'Network'),
-    h('p', { class: 'sub' }, 'Each chain: the height its indexer reached against its node’s height, refreshed every 2 s.'),
+    h(
+      'p',
+      { class: 'sub' },
+      'Each chain: the height its indexer reached against its node’s height, refreshed every 2 s.',
+    ),
     table.el,
     h('h2', {}, 'Router'),
     router
