@@ -1,6 +1,7 @@
 import { type AccountRef, accAddressFromString } from './account-address.js';
 import type { CometEvent } from './block-events.js';
 import { type DropReporter, ignoreDrops } from './drops.js';
+import { parsedLogValue } from './evm-logs.js';
 
 /**
  * The accounts a tx touches, grepped from its events as rollytics' `GrepAddressesFromTx` does, but with the
@@ -65,14 +66,9 @@ function grepPlainValue(value: string, prefix: string, bech32: RegExp, out: Acco
   }
 }
 
-function grepEvmLog(value: string, out: AccountList, drops: DropReporter): void {
-  let log: { address?: unknown; topics?: unknown } | null;
-  try {
-    log = JSON.parse(value);
-  } catch {
-    log = null;
-  }
-  if (log === null || typeof log !== 'object') {
+function grepEvmLog(attr: { value: string }, out: AccountList, drops: DropReporter): void {
+  const log = parsedLogValue(attr) as { address?: unknown; topics?: unknown } | null | undefined;
+  if (log === undefined || log === null || typeof log !== 'object') {
     drops.drop('tx_accounts', 'bad_json', { attribute: 'log' });
     return;
   }
@@ -98,7 +94,7 @@ export function grepTxAccounts(
       if (event.type === 'move' && attr.key === 'data') {
         for (const match of value.matchAll(MOVE_HEX)) out.addString(match[0]);
       } else if (event.type === 'evm' && attr.key === 'log') {
-        grepEvmLog(value, out, drops);
+        grepEvmLog(attr, out, drops);
       } else if (event.type === 'call' && attr.key === 'ret') {
         // EVM return data: never an account (see above)
       } else {
