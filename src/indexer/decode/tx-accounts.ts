@@ -37,22 +37,28 @@ export interface AccountList {
   withSigner(signer: AccountRef | null): Array<{ address: Uint8Array; signer: boolean }>;
 }
 
+// A class rather than closures: one list per tx and per receipt, so no functions are made per list.
+class Accounts implements AccountList {
+  private readonly seen = new Map<string, AccountRef>();
+  constructor(private readonly prefix: string) {}
+
+  add(account: AccountRef): void {
+    if (!this.seen.has(account.hex)) this.seen.set(account.hex, account);
+  }
+
+  addString(text: string): void {
+    const account = accAddressFromString(text, this.prefix);
+    if (account) this.add(account);
+  }
+
+  withSigner(signer: AccountRef | null): Array<{ address: Uint8Array; signer: boolean }> {
+    if (signer) this.add(signer);
+    return [...this.seen.values()].map((a) => ({ address: a.bytes, signer: a.hex === signer?.hex }));
+  }
+}
+
 export function createAccountList(prefix: string): AccountList {
-  const seen = new Map<string, AccountRef>();
-  const add = (account: AccountRef) => {
-    if (!seen.has(account.hex)) seen.set(account.hex, account);
-  };
-  return {
-    add,
-    addString(text) {
-      const account = accAddressFromString(text, prefix);
-      if (account) add(account);
-    },
-    withSigner(signer) {
-      if (signer) add(signer);
-      return [...seen.values()].map((a) => ({ address: a.bytes, signer: a.hex === signer?.hex }));
-    },
-  };
+  return new Accounts(prefix);
 }
 
 function grepPlainValue(value: string, prefix: string, bech32: RegExp, out: AccountList): void {
