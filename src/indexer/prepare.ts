@@ -40,10 +40,15 @@ export function createPrepare(options: PrepareOptions) {
     const requests = timed('decode', (f) => metaRequests(f.block, f.blockResults, decode), fetched);
     const answers = requests.length > 0 ? await meta.answer(requests, height, context.call) : new Map();
     stageEnd('fetch', fetchStarted);
-    const block = timed('decode', (meta) => decodeBlock({ ...fetched, meta }, decode), answers);
-    const balanceDeltas = options.richList
-      ? timed('decode', (f) => erc20TransferDeltas(f, { drops: decode.drops }), fetched)
-      : undefined;
+    // One timed section for both (each section reads the process CPU twice).
+    const { block, balanceDeltas } = timed(
+      'decode',
+      (meta) => ({
+        block: decodeBlock({ ...fetched, meta }, decode),
+        balanceDeltas: options.richList ? erc20TransferDeltas(fetched, { drops: decode.drops }) : undefined,
+      }),
+      answers,
+    );
     // A refused trace is left to the extension, which says so and skips the height.
     const calls = Array.isArray(internalTxs) ? internalTxs : undefined;
     const extensionAccounts = [

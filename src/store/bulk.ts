@@ -69,6 +69,9 @@ export const storedText = (text: string) => text.replace(/\0/g, '');
 const hex = (bytes: Uint8Array) =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 
+/** Characters an array element's text form must escape (or, NUL, drop). */
+const NEEDS_ESCAPE = /[\\"\0]/;
+
 /**
  * PostgreSQL's array text form, built here because the drivers' generic array serializers quote and
  * regex-escape every element, which costs more than the insert itself on 100,000-element columns.
@@ -80,9 +83,10 @@ function arrayLiteral(type: ColumnType, values: readonly unknown[]): string {
     const value = values[i];
     if (value === null || value === undefined) out += 'NULL';
     else if (type === 'bytea') out += `\\\\x${hex(value as Uint8Array)}`;
-    else if (type === 'text' || type === 'timestamptz')
-      out += `"${storedText(String(value)).replace(/[\\"]/g, '\\$&')}"`;
-    else if (type === 'bool') out += value ? 't' : 'f';
+    else if (type === 'text' || type === 'timestamptz') {
+      const text = String(value);
+      out += NEEDS_ESCAPE.test(text) ? `"${storedText(text).replace(/[\\"]/g, '\\$&')}"` : `"${text}"`;
+    } else if (type === 'bool') out += value ? 't' : 'f';
     else out += String(value);
   }
   return `${out}}`;

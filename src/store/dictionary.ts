@@ -89,8 +89,18 @@ function createDictionary<V>(spec: DictionarySpec<V>): Dictionary<V> {
   };
 }
 
+// The decoder hands out one shared byte array per recurring account, and a batch keys each many times
+// (edges, counters, dictionary lookups): the hex is kept per array, which also keeps the key string's hash.
+const addressKeys = new WeakMap<Uint8Array, string>();
+
+/** Lowercase hex of an address (its dictionary key). The array must not change afterwards. */
 export function addressKey(address: Uint8Array): string {
-  return Buffer.from(address.buffer, address.byteOffset, address.byteLength).toString('hex');
+  let key = addressKeys.get(address);
+  if (key === undefined) {
+    key = Buffer.from(address.buffer, address.byteOffset, address.byteLength).toString('hex');
+    addressKeys.set(address, key);
+  }
+  return key;
 }
 
 export function createAccountDictionary(cacheSize = 200_000): Dictionary<Uint8Array> {

@@ -36,9 +36,31 @@ export function moveObjectAddress(input: string): AccountRef | null {
 export function hexToBytesPadded(input: string): Uint8Array {
   let hex = input.startsWith('0x') || input.startsWith('0X') ? input.slice(2) : input;
   if (hex.length % 2 === 1) hex = `0${hex}`;
+  if (hex.length <= SHORT_HEX) return shortHexBytes(hex, input);
   // Buffer's decoder stops at the first pair that is not hex: a short result is the check (call
   // inputs run to kilobytes, where a regex test cost more than the decoding).
   const bytes = Buffer.from(hex, 'hex');
   if (bytes.length * 2 !== hex.length) throw new Error(`invalid hex ${JSON.stringify(input)}`);
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
+}
+
+// Hashes, addresses and the small numbers of traces: decoded here, which costs less than a Buffer per value.
+const SHORT_HEX = 64;
+const NIBBLES = new Int8Array(128).fill(-1);
+for (let i = 0; i < 16; i += 1) {
+  NIBBLES['0123456789abcdef'.charCodeAt(i)] = i;
+  NIBBLES['0123456789ABCDEF'.charCodeAt(i)] = i;
+}
+const nibble = (code: number) => (code < 128 ? NIBBLES[code]! : -1);
+
+/** An even number of hex digits (either case) as bytes; `input` names the value in the error. */
+function shortHexBytes(hex: string, input: string): Uint8Array {
+  const bytes = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < bytes.length; i += 1) {
+    const high = nibble(hex.charCodeAt(2 * i));
+    const low = nibble(hex.charCodeAt(2 * i + 1));
+    if (high < 0 || low < 0) throw new Error(`invalid hex ${JSON.stringify(input)}`);
+    bytes[i] = (high << 4) | low;
+  }
+  return bytes;
 }

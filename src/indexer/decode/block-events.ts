@@ -58,19 +58,24 @@ export function orderedBlockEvents(
   types?: ReadonlySet<string>,
   drops?: DropReporter,
 ): BlockEvent[] {
-  const keep = (event: CometEvent) => types === undefined || types.has(event.type);
   const { pre, begin, end } = splitFinalizeEvents(blockResults.finalize_block_events, drops);
   const out: BlockEvent[] = [];
-  const push = (events: CometEvent[], txIndex: number | null) => {
-    for (const event of events) if (keep(event)) out.push({ event, txIndex });
-  };
-  push(pre, null);
-  push(begin, null);
+  pushEvents(out, pre, null, types);
+  pushEvents(out, begin, null, types);
   txResultsOf(blockResults).forEach((result, i) => {
-    push((result.events as CometEvent[] | null) ?? [], i);
+    pushEvents(out, (result.events as CometEvent[] | null) ?? [], i, types);
   });
-  push(end, null);
+  pushEvents(out, end, null, types);
   return out;
+}
+
+function pushEvents(
+  out: BlockEvent[],
+  events: CometEvent[],
+  txIndex: number | null,
+  types: ReadonlySet<string> | undefined,
+): void {
+  for (const event of events) if (types === undefined || types.has(event.type)) out.push({ event, txIndex });
 }
 
 /** Attribute values by key; a repeated key keeps its last value (Go map semantics of `AttrMap`). */

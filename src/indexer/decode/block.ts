@@ -12,7 +12,7 @@ import { evmNftChanges, evmNftRequests } from './nft-evm.js';
 import { moveNftChanges, moveNftRequests } from './nft-move.js';
 import { nftOrigins } from './nft-origins.js';
 import { wasmNftChanges, wasmNftRequests } from './nft-wasm.js';
-import { decodeRawTx, type RawTx, signerAddress, sumCoins } from './raw-tx.js';
+import { decodeRawTx, type RawTx, signerAccount, sumCoins } from './raw-tx.js';
 import { grepTxAccounts } from './tx-accounts.js';
 import { canonicalTime, txRecord } from './tx-record.js';
 
@@ -76,8 +76,8 @@ function signerFromEvents(events: CometEvent[], prefix: string): AccountRef | nu
 }
 
 function signerOf(raw: RawTx, events: CometEvent[], prefix: string): AccountRef | null {
-  const bytes = raw.signerKey ? signerAddress(raw.signerKey) : null;
-  if (bytes) return { bytes, hex: Buffer.from(bytes).toString('hex') };
+  const account = raw.signerKey ? signerAccount(raw.signerKey) : null;
+  if (account) return account;
   // Keys the decoder cannot hash (multisig) or a signer info without a key: the ante handler names the signer.
   return signerFromEvents(events, prefix);
 }

@@ -10,6 +10,27 @@ export interface EvmLog {
   data: string;
 }
 
+const UNREADABLE = Symbol('unreadable');
+const parsedLogs = new WeakMap<object, unknown>();
+
+/**
+ * `JSON.parse` of a `log` attribute's value, undefined when it is not JSON. The account grep, the NFT
+ * passes and the rich list all read the same attribute objects of a block, so each value is parsed
+ * once (kept per attribute object, forgotten with the block). The result is shared: read it only.
+ */
+export function parsedLogValue(attr: { value: string }): unknown {
+  let parsed = parsedLogs.get(attr);
+  if (parsed === undefined) {
+    try {
+      parsed = JSON.parse(attr.value);
+    } catch {
+      parsed = UNREADABLE;
+    }
+    parsedLogs.set(attr, parsed);
+  }
+  return parsed === UNREADABLE ? undefined : parsed;
+}
+
 /**
  * The attribute's log when it is a `log` whose first of exactly `topicCount` topics is `topic`;
  * undefined for any other attribute or a log that does not read, which `malformed` hears of.
@@ -21,14 +42,11 @@ export function logWithTopic(
   malformed?: (reason: string) => void,
 ): EvmLog | undefined {
   if (attr.key !== 'log' || !attr.value.includes(topic)) return undefined;
-  let log: { address?: unknown; topics?: unknown; data?: unknown } | null;
-  try {
-    log = JSON.parse(attr.value);
-  } catch {
-    malformed?.('bad_json');
-    return undefined;
-  }
-  if (log === null || typeof log !== 'object') {
+  const log = parsedLogValue(attr) as
+    | { address?: unknown; topics?: unknown; data?: unknown }
+    | null
+    | undefined;
+  if (log === undefined || log === null || typeof log !== 'object') {
     malformed?.('bad_json');
     return undefined;
   }

@@ -3,6 +3,7 @@ import { PubKey } from 'cosmjs-types/cosmos/crypto/secp256k1/keys';
 import { AuthInfo, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { ETHSECP256K1_PUBKEY_TYPE, pubKeyToAddress, SECP256K1_PUBKEY_TYPE } from '../../chain/address.js';
 import type { Coin } from '../../store/records.js';
+import type { AccountRef } from './account-address.js';
 import { boundedMemo } from './memo.js';
 
 const ED25519_PUBKEY_TYPE = '/cosmos.crypto.ed25519.PubKey';
@@ -63,15 +64,19 @@ function addressOfKey(typeUrl: string, key: Uint8Array): Uint8Array | null {
 }
 
 // Deriving an Ethereum-style address decompresses the point (~80 µs), and signers repeat across blocks.
-const signerAddressMemo = boundedMemo(50_000, (entry) => {
+const signerAccountMemo = boundedMemo(50_000, (entry): AccountRef | null => {
   const split = entry.indexOf('|');
-  return addressOfKey(entry.slice(0, split), Buffer.from(entry.slice(split + 1), 'base64'));
+  const bytes = addressOfKey(entry.slice(0, split), Buffer.from(entry.slice(split + 1), 'base64'));
+  return bytes ? { bytes, hex: Buffer.from(bytes).toString('hex') } : null;
 });
 
-/** The key's `Address()` (secp256k1, ethsecp256k1, ed25519), or null for other key types. */
-export function signerAddress(signerKey: { typeUrl: string; key: Uint8Array }): Uint8Array | null {
+/**
+ * The key's `Address()` (secp256k1, ethsecp256k1, ed25519) with its hex, or null for other key types.
+ * Shared between callers: not to be mutated.
+ */
+export function signerAccount(signerKey: { typeUrl: string; key: Uint8Array }): AccountRef | null {
   const key = signerKey.key;
-  return signerAddressMemo(
+  return signerAccountMemo(
     `${signerKey.typeUrl}|${Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('base64')}`,
   );
 }

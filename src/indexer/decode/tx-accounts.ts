@@ -1,6 +1,7 @@
 import { type AccountRef, accAddressFromString } from './account-address.js';
 import type { CometEvent } from './block-events.js';
 import { type DropReporter, ignoreDrops } from './drops.js';
+import { parsedLogValue } from './evm-logs.js';
 
 /**
  * The accounts a tx touches, grepped from its events as rollytics' `GrepAddressesFromTx` does, but with the
@@ -36,22 +37,28 @@ export interface AccountList {
   withSigner(signer: AccountRef | null): Array<{ address: Uint8Array; signer: boolean }>;
 }
 
+// A class rather than closures: one list per tx and per receipt, so no functions are made per list.
+class Accounts implements AccountList {
+  private readonly seen = new Map<string, AccountRef>();
+  constructor(private readonly prefix: string) {}
+
+  add(account: AccountRef): void {
+    if (!this.seen.has(account.hex)) this.seen.set(account.hex, account);
+  }
+
+  addString(text: string): void {
+    const account = accAddressFromString(text, this.prefix);
+    if (account) this.add(account);
+  }
+
+  withSigner(signer: AccountRef | null): Array<{ address: Uint8Array; signer: boolean }> {
+    if (signer) this.add(signer);
+    return [...this.seen.values()].map((a) => ({ address: a.bytes, signer: a.hex === signer?.hex }));
+  }
+}
+
 export function createAccountList(prefix: string): AccountList {
-  const seen = new Map<string, AccountRef>();
-  const add = (account: AccountRef) => {
-    if (!seen.has(account.hex)) seen.set(account.hex, account);
-  };
-  return {
-    add,
-    addString(text) {
-      const account = accAddressFromString(text, prefix);
-      if (account) add(account);
-    },
-    withSigner(signer) {
-      if (signer) add(signer);
-      return [...seen.values()].map((a) => ({ address: a.bytes, signer: a.hex === signer?.hex }));
-    },
-  };
+  return new Accounts(prefix);
 }
 
 function grepPlainValue(value: string, prefix: string, bech32: RegExp, out: AccountList): void {
@@ -65,14 +72,9 @@ function grepPlainValue(value: string, prefix: string, bech32: RegExp, out: Acco
   }
 }
 
-function grepEvmLog(value: string, out: AccountList, drops: DropReporter): void {
-  let log: { address?: unknown; topics?: unknown } | null;
-  try {
-    log = JSON.parse(value);
-  } catch {
-    log = null;
-  }
-  if (log === null || typeof log !== 'object') {
+function grepEvmLog(attr: { value: string }, out: AccountList, drops: DropReporter): void {
+  const log = parsedLogValue(attr) as { address?: unknown; topics?: unknown } | null | undefined;
+  if (log === undefined || log === null || typeof log !== 'object') {
     drops.drop('tx_accounts', 'bad_json', { attribute: 'log' });
     return;
   }
@@ -98,7 +100,7 @@ export function grepTxAccounts(
       if (event.type === 'move' && attr.key === 'data') {
         for (const match of value.matchAll(MOVE_HEX)) out.addString(match[0]);
       } else if (event.type === 'evm' && attr.key === 'log') {
-        grepEvmLog(value, out, drops);
+        grepEvmLog(attr, out, drops);
       } else if (event.type === 'call' && attr.key === 'ret') {
         // EVM return data: never an account (see above)
       } else {
