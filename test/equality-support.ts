@@ -4,6 +4,7 @@ import { silentLogger } from '../src/common/logger.js';
 import type { DevnetChain } from '../src/devnet/devnet.js';
 import type { BlockRecord } from '../src/devnet/node.js';
 import type { Db } from '../src/store/db.js';
+import { decodeRecord } from '../src/store/record-codec.js';
 import { configFor, reached, startIndexer, waitFor } from './indexer-support.js';
 
 /**
@@ -162,9 +163,10 @@ export function itEqualsTheDevnet(indexed: () => IndexedChain, floors: EqualityF
 
   it('has every tx with its hash, height and code', async () => {
     const { db, records } = indexed();
-    const rows = await db.query<{ hash: Buffer; height: string; code: string | null }>(
-      `SELECT hash, height, record->>'code' AS code FROM tx ORDER BY sequence`,
+    const stored = await db.query<{ hash: Buffer; height: string; record: Uint8Array }>(
+      'SELECT hash, height, record FROM tx ORDER BY sequence',
     );
+    const rows = stored.map((r) => ({ ...r, code: JSON.parse(decodeRecord(r.record)).code as number }));
     const expected = records.flatMap((r) => r.txs.map((tx) => [tx.hash, r.height, tx.result.code]));
     expect(expected.length).toBeGreaterThan(floors.txs);
     expect(expected.some(([, , code]) => code !== 0)).toBe(true);

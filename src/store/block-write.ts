@@ -1,6 +1,7 @@
 import { createTally, insertRows, rowsFrom } from './bulk.js';
 import { addressKey, type Dictionary } from './dictionary.js';
 import { applyNftChanges, type NftBlock } from './nft-book.js';
+import { encodeRecord } from './record-codec.js';
 import type { IndexedBlock, IndexedEvmTx, IndexedTx } from './records.js';
 import { CheckpointError, type WriteSession } from './write-session.js';
 
@@ -89,7 +90,7 @@ export async function writeBlockBatch(
     height: [] as number[],
     signer: [] as number[],
     set: [] as number[],
-    record: [] as unknown[],
+    record: [] as Buffer[],
   };
   const edges = { account: [] as number[], sequence: [] as number[], set: [] as number[] };
   const setTxs = createTally<number>();
@@ -107,7 +108,7 @@ export async function writeBlockBatch(
       txRows.height.push(block.height);
       txRows.signer.push(signerId);
       txRows.set.push(setId);
-      txRows.record.push(t.record);
+      txRows.record.push(encodeRecord(JSON.stringify(t.record)));
       setTxs.add(setId);
       for (const id of ids) {
         edges.account.push(id);
@@ -134,7 +135,7 @@ export async function writeBlockBatch(
     height: ['int8', txRows.height],
     signer_id: ['int8', txRows.signer],
     msg_set_id: ['int4', txRows.set],
-    record: ['json', txRows.record],
+    record: ['bytea', txRows.record],
   });
   await insertRows(tx, 'tx_account', {
     account_id: ['int8', edges.account],
@@ -201,7 +202,7 @@ async function writeEvmTxs(
     hash: [] as Uint8Array[],
     height: [] as number[],
     signer: [] as number[],
-    record: [] as unknown[],
+    record: [] as Buffer[],
   };
   const edges = { account: [] as number[], sequence: [] as number[] };
   for (const block of blocks) {
@@ -212,7 +213,7 @@ async function writeEvmTxs(
       rows.hash.push(t.hash);
       rows.height.push(block.height);
       rows.signer.push(signerId);
-      rows.record.push(t.record);
+      rows.record.push(encodeRecord(JSON.stringify(t.record)));
       for (const id of ids) {
         edges.account.push(id);
         edges.sequence.push(sequence);
@@ -228,7 +229,7 @@ async function writeEvmTxs(
     hash: ['bytea', rows.hash],
     height: ['int8', rows.height],
     signer_id: ['int8', rows.signer],
-    record: ['json', rows.record],
+    record: ['bytea', rows.record],
   });
   await insertRows(session.tx, 'evm_tx_account', {
     account_id: ['int8', edges.account],

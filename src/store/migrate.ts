@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { BaseError } from '../common/errors.js';
 import type { Db } from './db.js';
+import { MIGRATION_STEPS, type MigrationStep } from './migration-steps.js';
 
 export interface Migration {
   version: number;
@@ -10,6 +11,8 @@ export interface Migration {
 
 const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
 const FILE_NAME = /^(\d{4})_([a-z0-9_]+)\.sql$/;
+/** A line `-- weft:step <name>` runs `MIGRATION_STEPS[name]` at that point of the migration. */
+const STEP_LINE = /^-- weft:step ([a-z0-9_]+)[ \t]*$/m;
 
 /** The migrations shipped with weft, `migrations/NNNN_name.sql`, in version order. */
 export async function loadMigrations(dir: URL = MIGRATIONS_DIR): Promise<Migration[]> {
@@ -30,7 +33,11 @@ export async function loadMigrations(dir: URL = MIGRATIONS_DIR): Promise<Migrati
  * Brings the schema up to date in one transaction. An advisory lock keyed by the schema makes a
  * second process wait for the first and then find nothing left to do.
  */
-export async function migrate(db: Db, migrations?: Migration[]): Promise<{ applied: number[] }> {
+export async function migrate(
+  db: Db,
+  migrations?: Migration[],
+  steps: Record<string, MigrationStep> = MIGRATION_STEPS,
+): Promise<{ applied: number[] }> {
   const all = migrations ?? (await loadMigrations());
   return db.transaction(async (tx) => {
     await tx.query(`SELECT pg_advisory_xact_lock(hashtext('weft:migrate:' || current_schema()))`);
@@ -52,7 +59,7 @@ export async function migrate(db: Db, migrations?: Migration[]): Promise<{ appli
     const applied: number[] = [];
     for (const migration of all) {
       if (done.has(migration.version)) continue;
-      await tx.exec(migration.sql);
+      await runMigration(tx, migration.sql, steps);
       await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
         migration.version,
         migration.name,
@@ -61,4 +68,18 @@ export async function migrate(db: Db, migrations?: Migration[]): Promise<{ appli
     }
     return { applied };
   });
+}
+
+/** A migration's SQL, with its code steps run where their lines are. */
+async function runMigration(tx: Db, sql: string, steps: Record<string, MigrationStep>): Promise<void> {
+  let rest = sql;
+  for (let match = STEP_LINE.exec(rest); match; match = STEP_LINE.exec(rest)) {
+    const step = steps[match[1]!];
+    if (!step) throw new Error(`migration step "${match[1]}" is unknown`);
+    const before = rest.slice(0, match.index);
+    if (before.trim()) await tx.exec(before);
+    await step(tx);
+    rest = rest.slice(match.index + match[0].length);
+  }
+  if (rest.trim()) await tx.exec(rest);
 }

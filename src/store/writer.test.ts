@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkCounters } from './counter-check.js';
 import type { Db } from './db.js';
 import { digest } from './digest.js';
+import { decodeRecord } from './record-codec.js';
 import type { IndexedBlock, IndexedInternalTx } from './records.js';
 import { testBackends, useTestDb } from './test-support/backends.js';
 import { address, makeBlock, sha256, syntheticChain } from './test-support/chain.js';
@@ -74,12 +75,12 @@ describe.each(backends)('block writer on %s', (backend) => {
     const db = await testDb.fresh();
     await writeInBatches(db, chain.slice(0, 5), [5]);
     const tx = chain[2]!.txs[1]!;
-    const [row] = await db.query<{ record: string; height: string; types: string[] }>(
-      `SELECT t.record::text AS record, t.height, array(SELECT m.name FROM msg_type m WHERE m.id = ANY(s.type_ids) ORDER BY m.name) AS types
+    const [row] = await db.query<{ record: Uint8Array; height: string; types: string[] }>(
+      `SELECT t.record, t.height, array(SELECT m.name FROM msg_type m WHERE m.id = ANY(s.type_ids) ORDER BY m.name) AS types
        FROM tx t JOIN msg_set s ON s.id = t.msg_set_id WHERE t.hash = $1`,
       [tx.hash],
     );
-    expect(row!.record).toBe(JSON.stringify(tx.record));
+    expect(decodeRecord(row!.record)).toBe(JSON.stringify(tx.record));
     expect(row!.height).toBe('3');
     expect(row!.types).toEqual([...new Set(tx.msgTypes)].sort());
   });

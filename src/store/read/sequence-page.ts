@@ -1,4 +1,5 @@
 import type { Db } from '../db.js';
+import { decodeRecord } from '../record-codec.js';
 import {
   afterColumn,
   branchLimit,
@@ -117,11 +118,11 @@ export async function readRecordPage(
       (q) => {
         const { keys, total } = build(q);
         return {
-          page: `SELECT t.sequence, t.record::text AS record FROM (${keys}) q JOIN ${table} t ON t.sequence = q.sequence`,
+          page: `SELECT t.sequence, t.record FROM (${keys}) q JOIN ${table} t ON t.sequence = q.sequence`,
           total,
         };
       },
-      (row) => ({ sequence: Number(row.sequence), json: row.record as string }),
+      (row) => ({ sequence: Number(row.sequence), json: decodeRecord(row.record as Uint8Array) }),
     );
   }
   const page = await readSequencePage(
@@ -141,15 +142,16 @@ export async function readRecordPage(
     else found.set(sequence, json);
   }
   if (missing.length > 0) {
-    const rows = await db.query<{ sequence: string; record: string }>(
-      `SELECT sequence, record::text AS record FROM ${table} WHERE sequence = ANY($1::int8[])`,
+    const rows = await db.query<{ sequence: string; record: Uint8Array }>(
+      `SELECT sequence, record FROM ${table} WHERE sequence = ANY($1::int8[])`,
       [missing],
     );
     const admit = missing.length <= CACHE_FILLING_MISSES;
     for (const row of rows) {
       const sequence = Number(row.sequence);
-      found.set(sequence, row.record);
-      if (admit) cache.set(table, sequence, row.record);
+      const json = decodeRecord(row.record);
+      found.set(sequence, json);
+      if (admit) cache.set(table, sequence, json);
     }
   }
   return {
@@ -169,9 +171,9 @@ export async function recordByHash(
   table: RecordTable,
   hash: Uint8Array,
 ): Promise<RecordRow | undefined> {
-  const [row] = await db.query<{ sequence: string; record: string }>(
-    `SELECT sequence, record::text AS record FROM ${table} WHERE hash = $1 ORDER BY sequence DESC LIMIT 1`,
+  const [row] = await db.query<{ sequence: string; record: Uint8Array }>(
+    `SELECT sequence, record FROM ${table} WHERE hash = $1 ORDER BY sequence DESC LIMIT 1`,
     [hash],
   );
-  return row && { sequence: Number(row.sequence), json: row.record };
+  return row && { sequence: Number(row.sequence), json: decodeRecord(row.record) };
 }

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { resolveChain } from '../api/chain-context.js';
+import { createApiServer } from '../api/server.js';
+import { toBech32 } from '../chain/address.js';
+import type { Db } from './db.js';
+import { digest } from './digest.js';
+import { loadMigrations, migrate } from './migrate.js';
+import { decodeRecord } from './record-codec.js';
+import { testBackends, useTestDb } from './test-support/backends.js';
+import { syntheticChain } from './test-support/chain.js';
+import { createBlockWriter } from './writer.js';
+
+const backends = await testBackends();
+const CHAIN = { chainId: 'minievm-1', vm: 'evm', bech32Prefix: 'init' } as const;
+const chain = syntheticChain({
+  blocks: 12,
+  txsPerBlock: 5,
+  accountsPerTx: 3,
+  accounts: 15,
+  seed: 5,
+  evm: true,
+  nfts: true,
+  recordPadding: 'a memo long enough that some records are over two kilobytes: '.repeat(40),
+});
+
+/**
+ * Puts the tx tables of a fully migrated store back in the layout of migration 0002 (records as
+ * `json` text, exactly as that writer stored them) and forgets 0003, so migrating again converts a
+ * store as the previous version wrote it.
+ */
+async function backToJsonRecords(db: Db): Promise<void> {
+  await db.transaction(async (tx) => {
+    for (const table of ['tx', 'evm_tx']) {
+      const rows = await tx.query<{ sequence: string; record: Uint8Array }>(
+        `SELECT sequence, record FROM ${table}`,
+      );
+      await tx.exec(`ALTER TABLE ${table} RENAME COLUMN record TO packed;
+        ALTER TABLE ${table} ADD COLUMN record json`);
+      await tx.query(
+        `UPDATE ${table} t SET record = r.record::json
+         FROM ROWS FROM (unnest($1::int8[]), unnest($2::text[])) AS r(sequence, record) WHERE t.sequence = r.sequence`,
+        [rows.map((r) => r.sequence), rows.map((r) => decodeRecord(r.record))],
+      );
+      await tx.exec(`ALTER TABLE ${table} DROP COLUMN packed, ALTER COLUMN record SET NOT NULL`);
+    }
+    await tx.exec('DELETE FROM schema_migrations WHERE version = 3');
+  });
+}
+
+/** Every tx and EVM tx answer of the API: lists both ways, by account, height and hash. */
+async function answers(db: Db): Promise<string[]> {
+  const api = await createApiServer({
+    db,
+    chain: await resolveChain(db, { internalTx: true }),
+    cache: { enabled: false, size: 0, listTtlMs: 1000, itemTtlMs: 10_000 },
+  });
+  const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
+  const urls: string[] = [];
+  for (const family of ['txs', 'evm-txs']) {
+    for (const reverse of [true, false])
+      urls.push(`/indexer/tx/v1/${family}?pagination.limit=1000&pagination.reverse=${reverse}`);
+    for (const block of chain) urls.push(`/indexer/tx/v1/${family}/by_height/${block.height}`);
+  }
+  const accounts = new Set(chain.flatMap((b) => b.txs.flatMap((t) => t.accounts.map((a) => hex(a.address)))));
+  for (const account of accounts) {
+    const bech32 = toBech32('init', Buffer.from(account, 'hex'));
+    urls.push(`/indexer/tx/v1/txs/by_account/${bech32}?pagination.limit=1000`);
+    urls.push(`/indexer/tx/v1/txs/by_account/${bech32}?is_signer=true&msgs=cosmos.bank.v1beta1.MsgSend`);
+    urls.push(`/indexer/tx/v1/evm-txs/by_account/${bech32}?pagination.limit=1000`);
+  }
+  for (const block of chain) {
+    for (const t of block.txs) urls.push(`/indexer/tx/v1/txs/${hex(t.hash).toUpperCase()}`);
+    for (const t of block.evmTxs) urls.push(`/indexer/tx/v1/evm-txs/0x${hex(t.hash)}`);
+  }
+  try {
+    const out: string[] = [];
+    for (const url of urls) {
+      const response = await api.app.inject({ method: 'GET', url });
+      out.push(`${url} ${response.statusCode} ${response.body}`);
+    }
+    return out;
+  } finally {
+    await api.close();
+  }
+}
+
+describe.each(backends)('migration 0003 (compressed records) on %s', (backend) => {
+  const testDb = useTestDb(backend);
+
+  it('converts a store written before it in place: same rows, same answers, smaller records', async () => {
+    const written = await testDb.fresh();
+    await createBlockWriter(written, CHAIN).writeBlocks(chain);
+    const converted = await testDb.fresh();
+    await createBlockWriter(converted, CHAIN).writeBlocks(chain);
+    await backToJsonRecords(converted);
+
+    const records = chain.flatMap((b) => b.txs.map((t) => JSON.stringify(t.record)));
+    const stored = await converted.query<{ record: string; type: string }>(
+      'SELECT record::text AS record, pg_typeof(record)::text AS type FROM tx ORDER BY sequence',
+    );
+    expect(stored).toEqual(records.map((record) => ({ record, type: 'json' })));
+    expect(records.some((r) => r.length > 2100)).toBe(true);
+
+    const shipped = await loadMigrations();
+    expect(await migrate(converted)).toEqual({ applied: [3] });
+    expect(shipped.map((m) => m.version)).toContain(3);
+    expect(await digest(converted)).toEqual(await digest(written));
+    const [packed] = await converted.query<{ n: string }>('SELECT sum(octet_length(record)) AS n FROM tx');
+    expect(Number(packed!.n)).toBeLessThan(records.reduce((n, r) => n + r.length, 0) / 4);
+    const after = await answers(converted);
+    expect(after).toEqual(await answers(written));
+    expect(after.filter((a) => / 200 \{"(txs|tx|evm_txs|evm_tx)":/.test(a)).length).toBe(after.length);
+    const listed = after.find((a) =>
+      a.startsWith('/indexer/tx/v1/txs?pagination.limit=1000&pagination.reverse=false '),
+    );
+    expect(listed).toContain(`{"txs":[${records.join(',')}]`);
+
+    // The converted store keeps being written to like any other.
+    const more = syntheticChain({
+      blocks: 14,
+      txsPerBlock: 5,
+      accountsPerTx: 3,
+      accounts: 15,
+      seed: 5,
+      evm: true,
+    });
+    await createBlockWriter(converted, CHAIN).writeBlocks(
+      more.slice(12).map((b) => ({ ...b, nftChanges: [] })),
+    );
+    expect(
+      Number((await converted.query<{ n: string }>('SELECT count(*) AS n FROM tx'))[0]!.n),
+    ).toBeGreaterThan(60);
+  });
+});
