@@ -21,7 +21,17 @@ export interface StoreThread {
 
 type Call = (request: Request) => Promise<unknown>;
 
-export async function openStoreThread(dataDir: string): Promise<StoreThread> {
+export interface StoreThreadOptions {
+  /** Schema `db` works in, created if missing (default `public`), as `openDb`'s `schema`. */
+  schema?: string;
+}
+
+export async function openStoreThread(
+  dataDir: string,
+  options: StoreThreadOptions = {},
+): Promise<StoreThread> {
+  const schema = options.schema ?? 'public';
+  assertSchemaName(schema);
   const worker = new Worker(new URL('./store-thread-entry.mjs', import.meta.url), {
     workerData: { dataDir },
   });
@@ -70,12 +80,13 @@ export async function openStoreThread(dataDir: string): Promise<StoreThread> {
 
   try {
     await call({ op: 'open' });
+    if (schema !== 'public') await call({ op: 'schema', schema });
   } catch (err) {
     await worker.terminate();
     throw err;
   }
   return {
-    db: threadDb(call, 'public', close),
+    db: threadDb(call, schema, close),
     createWriter: (db, options) => threadWriter(call, db.schema, options),
   };
 }
