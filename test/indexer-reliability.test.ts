@@ -158,6 +158,7 @@ describe('indexer process killed during its backfill', () => {
 describe('indexer process on PGlite killed during its backfill', () => {
   const testDb = useTestDb('pglite');
 
+  // Each start opens the store anew (seconds on PGlite), and so does each look at how far it got.
   it(`gives the same store after ${KILLS} SIGKILLs as an uninterrupted run`, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'weft-killed-'));
     const port = await freePort();
@@ -183,7 +184,7 @@ describe('indexer process on PGlite killed during its backfill', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 300_000);
 });
 
 /** The heights `weft indexer` reports on its metrics endpoint, named as in its progress table. */

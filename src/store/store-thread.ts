@@ -2,7 +2,13 @@ import { Worker } from 'node:worker_threads';
 import { BaseError, errorMessage } from '../common/errors.js';
 import type { Db } from './db.js';
 import { assertSchemaName } from './schema-name.js';
-import { fromThreadError, type Request, type Response, type WriterMethod } from './store-thread-protocol.js';
+import {
+  blocksToWire,
+  fromThreadError,
+  type Request,
+  type Response,
+  type WriterMethod,
+} from './store-thread-protocol.js';
 import type { BlockWriter, BlockWriterOptions } from './writer.js';
 
 /**
@@ -165,7 +171,7 @@ function threadWriter(call: Call, schema: string, options: BlockWriterOptions): 
   const write = async <T>(method: WriterMethod, ...args: unknown[]) =>
     withBuffers(await call({ op: 'write', writer: await writer, method, args })) as T;
   return {
-    writeBlocks: (blocks) => write('writeBlocks', blocks),
+    writeBlocks: (blocks) => write('writeBlocks', blocksToWire(blocks)),
     writeInternalTxs: (heights) => write('writeInternalTxs', heights),
     richList: {
       initialize: (height, balances) => write('richList.initialize', height, balances),
