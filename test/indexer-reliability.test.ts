@@ -109,6 +109,19 @@ async function killAndRestart(store: KilledStore, reference: Db): Promise<void> 
   }
   expect(killedAt[killedAt.length - 1]).toBeLessThan(HEIGHT);
 
+  // Stopped with SIGTERM mid-backfill, it lets the batch being written commit, then closes the store.
+  const stopped = start();
+  const target = Math.min(killedAt[killedAt.length - 1]! + 6, HEIGHT);
+  await waitFor(
+    `progress past ${target}`,
+    async () => ((await store.running()).block ?? 0) >= target,
+    60_000,
+  );
+  stopped.kill('SIGTERM');
+  const [stoppedCode] = await once(stopped, 'exit');
+  expect(stoppedCode, output.join('')).toBe(0);
+  expect((await store.stored()).block).toBeGreaterThanOrEqual(target);
+
   const last = start();
   await waitFor(
     'the last run to finish',
