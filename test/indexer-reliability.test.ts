@@ -1,10 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../src/common/logger.js';
 import { createRng } from '../src/common/random.js';
 import type { Devnet } from '../src/devnet/devnet.js';
+import { type Db, openDb } from '../src/store/db.js';
 import { digest } from '../src/store/digest.js';
 import { useTestDb } from '../src/store/test-support/backends.js';
 import { configFor, reached, startIndexer, testDevnet, waitFor } from './indexer-support.js';
@@ -34,89 +39,189 @@ beforeAll(async () => {
 
 afterAll(() => devnet.close());
 
+type Progress = Record<string, number>;
+
+/** Where a killed indexer keeps its store, and how the test reads how far it got. */
+interface KilledStore {
+  env: Record<string, string>;
+  /** While the process runs. */
+  running(): Promise<Progress>;
+  /** Once it has exited. */
+  stored(): Promise<Progress>;
+  /** The store, for the digest. */
+  open(): Promise<Db>;
+}
+
+async function readProgress(db: Db, table: string): Promise<Progress> {
+  try {
+    const rows = await db.query<{ name: string; height: string }>(`SELECT name, height FROM ${table}`);
+    return Object.fromEntries(rows.map((r) => [r.name, Number(r.height)]));
+  } catch {
+    return {};
+  }
+}
+
+/** Kills `weft indexer` over `store` again and again during its backfill, lets it finish, and compares. */
+async function killAndRestart(store: KilledStore, reference: Db): Promise<void> {
+  const chain = devnet.chains[0]!;
+  const env = {
+    ...process.env,
+    CHAIN_ID: chain.chain.info.chainId,
+    VM_TYPE: 'evm',
+    RPC_URL: chain.urls.rpc,
+    REST_URL: chain.urls.rest,
+    JSON_RPC_URL: chain.urls.jsonRpc!,
+    DB_SCHEMA: SCHEMA,
+    BATCH_SIZE: '4',
+    MAX_CONCURRENT_REQUESTS: '4',
+    POLL_INTERVAL: '200ms',
+    LOG_FORMAT: 'json',
+    LOG_LEVEL: 'warn',
+    ...store.env,
+  };
+  const output: string[] = [];
+  const start = (): ChildProcess => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'indexer'], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (d: Buffer) => output.push(d.toString()));
+    child.stderr!.on('data', (d: Buffer) => output.push(d.toString()));
+    return child;
+  };
+
+  const rng = createRng('kills');
+  const killedAt: number[] = [];
+  for (let i = 0; i < KILLS; i += 1) {
+    const before = (await store.stored()).block ?? 0;
+    const child = start();
+    // Kill somewhere in the next few batches: mid-fetch, mid-write, or between writes.
+    const target = before + 6 + Math.floor(rng.next() * 14);
+    await waitFor(
+      `progress past ${target}`,
+      async () => ((await store.running()).block ?? 0) >= target,
+      60_000,
+    );
+    child.kill('SIGKILL');
+    await once(child, 'exit');
+    killedAt.push((await store.stored()).block ?? 0);
+  }
+  expect(killedAt[killedAt.length - 1]).toBeLessThan(HEIGHT);
+
+  // Stopped with SIGTERM mid-backfill, it lets the batch being written commit, then closes the store.
+  const stopped = start();
+  const target = Math.min(killedAt[killedAt.length - 1]! + 6, HEIGHT);
+  await waitFor(
+    `progress past ${target}`,
+    async () => ((await store.running()).block ?? 0) >= target,
+    60_000,
+  );
+  stopped.kill('SIGTERM');
+  const [stoppedCode] = await once(stopped, 'exit');
+  expect(stoppedCode, output.join('')).toBe(0);
+  expect((await store.stored()).block).toBeGreaterThanOrEqual(target);
+
+  const last = start();
+  await waitFor(
+    'the last run to finish',
+    async () => {
+      const p = await store.running();
+      return p.block === HEIGHT && p.internal_tx === HEIGHT && p.rich_list === HEIGHT;
+    },
+    60_000,
+  );
+  last.kill('SIGTERM');
+  const [code] = await once(last, 'exit');
+  expect(code, output.join('')).toBe(0);
+  expect(await store.stored()).toEqual({ block: HEIGHT, internal_tx: HEIGHT, rich_list: HEIGHT });
+
+  // The same chain, indexed in one go by an in-process indexer.
+  const config = configFor(chain, { batchSize: 25 });
+  const running = startIndexer(config, reference, silentLogger());
+  await waitFor('the reference run', () => reached(running, config, HEIGHT));
+  await running.stop();
+
+  const killed = await store.open();
+  try {
+    expect(await digest(killed)).toEqual(await digest(reference));
+  } finally {
+    await killed.close();
+  }
+}
+
 describe('indexer process killed during its backfill', () => {
   const testDb = useTestDb('postgres');
 
   it(`gives the same store after ${KILLS} SIGKILLs as an uninterrupted run`, async () => {
-    const chain = devnet.chains[0]!;
-    const dsn = testDb.dsn()!;
     const root = testDb.root();
-    const env = {
-      ...process.env,
-      CHAIN_ID: chain.chain.info.chainId,
-      VM_TYPE: 'evm',
-      RPC_URL: chain.urls.rpc,
-      REST_URL: chain.urls.rest,
-      JSON_RPC_URL: chain.urls.jsonRpc!,
-      DB_DSN: dsn,
-      DB_SCHEMA: SCHEMA,
-      BATCH_SIZE: '4',
-      MAX_CONCURRENT_REQUESTS: '4',
-      POLL_INTERVAL: '200ms',
-      LOG_FORMAT: 'json',
-      LOG_LEVEL: 'warn',
-    };
-    const progress = async () => {
-      try {
-        const rows = await root.query<{ name: string; height: string }>(
-          `SELECT name, height FROM ${SCHEMA}.progress`,
-        );
-        return Object.fromEntries(rows.map((r) => [r.name, Number(r.height)])) as Record<string, number>;
-      } catch {
-        return {} as Record<string, number>;
-      }
-    };
-    const output: string[] = [];
-    const start = (): ChildProcess => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'indexer'], {
-        cwd: ROOT,
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      child.stdout!.on('data', (d: Buffer) => output.push(d.toString()));
-      child.stderr!.on('data', (d: Buffer) => output.push(d.toString()));
-      return child;
-    };
-
-    const rng = createRng('kills');
-    const killedAt: number[] = [];
-    for (let i = 0; i < KILLS; i += 1) {
-      const before = (await progress()).block ?? 0;
-      const child = start();
-      // Kill somewhere in the next few batches: mid-fetch, mid-write, or between writes.
-      const target = before + 6 + Math.floor(rng.next() * 14);
-      await waitFor(`progress past ${target}`, async () => ((await progress()).block ?? 0) >= target, 60_000);
-      child.kill('SIGKILL');
-      await once(child, 'exit');
-      killedAt.push((await progress()).block ?? 0);
-    }
-    expect(killedAt[killedAt.length - 1]).toBeLessThan(HEIGHT);
-
-    const last = start();
-    await waitFor(
-      'the last run to finish',
-      async () => {
-        const p = await progress();
-        return p.block === HEIGHT && p.internal_tx === HEIGHT && p.rich_list === HEIGHT;
+    const progress = () => readProgress(root, `${SCHEMA}.progress`);
+    await killAndRestart(
+      {
+        env: { DB_DSN: testDb.dsn()! },
+        running: progress,
+        stored: progress,
+        open: () => root.withSchema(SCHEMA),
       },
-      60_000,
+      await testDb.fresh(),
     );
-    last.kill('SIGTERM');
-    const [code] = await once(last, 'exit');
-    expect(code, output.join('')).toBe(0);
-
-    // The same chain, indexed in one go by an in-process indexer.
-    const reference = await testDb.fresh();
-    const config = configFor(chain, { batchSize: 25 });
-    const running = startIndexer(config, reference, silentLogger());
-    await waitFor('the reference run', () => reached(running, config, HEIGHT));
-    await running.stop();
-
-    const killed = await root.withSchema(SCHEMA);
-    try {
-      expect(await digest(killed)).toEqual(await digest(reference));
-    } finally {
-      await killed.close();
-    }
   });
 });
+
+describe('indexer process on PGlite killed during its backfill', () => {
+  const testDb = useTestDb('pglite');
+
+  // Each start opens the store anew (seconds on PGlite), and so does each look at how far it got.
+  it(`gives the same store after ${KILLS} SIGKILLs as an uninterrupted run`, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'weft-killed-'));
+    const port = await freePort();
+    const open = () => openDb({ dataDir, schema: SCHEMA });
+    try {
+      await killAndRestart(
+        {
+          env: { DATA_DIR: dataDir, METRICS_ENABLED: 'true', METRICS_PORT: String(port) },
+          // The process holds the store: its metrics say how far it is.
+          running: () => metricsProgress(port),
+          async stored() {
+            const db = await open();
+            try {
+              return await readProgress(db, 'progress');
+            } finally {
+              await db.close();
+            }
+          },
+          open,
+        },
+        await testDb.fresh(),
+      );
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 300_000);
+});
+
+/** The heights `weft indexer` reports on its metrics endpoint, named as in its progress table. */
+async function metricsProgress(port: number): Promise<Progress> {
+  const text = await fetch(`http://127.0.0.1:${port}/metrics`)
+    .then((r) => r.text())
+    .catch(() => '');
+  const progress: Progress = {};
+  const block = /^weft_indexer_height (\d+)$/m.exec(text);
+  if (block) progress.block = Number(block[1]);
+  for (const [, name, height] of text.matchAll(
+    /^weft_indexer_extension_height\{extension="(\w+)"\} (\d+)$/gm,
+  )) {
+    progress[name!] = Number(height);
+  }
+  return progress;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}

@@ -5,6 +5,7 @@ import { createMetricsRegistry, type Registry } from '../common/metrics.js';
 import { stageTimesOn } from '../common/stage-times.js';
 import { type Db, openDb } from '../store/db.js';
 import { migrate } from '../store/migrate.js';
+import { openStoreThread } from '../store/store-thread.js';
 import { type BlockWriter, type BlockWriterOptions, createBlockWriter } from '../store/writer.js';
 import { createConcurrency } from './concurrency.js';
 import type { IndexerConfig } from './config.js';
@@ -78,11 +79,16 @@ export function createIndexer(config: IndexerConfig, deps: IndexerDeps): Indexer
   const run = async (signal: AbortSignal) => {
     const status = await checkNode(clients.comet, config, logger, signal);
     await checkSurfaces(clients, signal);
-    const db =
-      deps.db ?? (await openDb({ dsn: config.dbDsn, dataDir: config.dataDir, schema: config.dbSchema }));
-    // Stage times (opt-in): the writer's statements are timed apart from its own code.
-    const timedDb = stageTimesOn() ? stageTimedDb(db) : undefined;
-    const store = (deps.createWriter ?? createBlockWriter)(timedDb?.db ?? db, {
+    // PGlite runs in a thread of its own, with its writer: a write there overlaps the next heights'
+    // fetch and decode here, as a write to PostgreSQL does.
+    const thread =
+      deps.db || config.dbDsn
+        ? undefined
+        : await openStoreThread(config.dataDir, { schema: config.dbSchema });
+    const db = deps.db ?? thread?.db ?? (await openDb({ dsn: config.dbDsn, schema: config.dbSchema }));
+    // Stage times (opt-in): the writer's statements are timed apart from its own code (in this thread only).
+    const timedDb = stageTimesOn() && !thread ? stageTimedDb(db) : undefined;
+    const store = (deps.createWriter ?? thread?.createWriter ?? createBlockWriter)(timedDb?.db ?? db, {
       chainId: config.chainId,
       vm: config.vm,
       bech32Prefix: config.bech32Prefix,

@@ -43,7 +43,7 @@ export function rowsFrom(columns: Columns, alias = 'r', firstParam = 1): RowSour
     const param = `$${firstParam + i}`;
     if (type === 'json') {
       functions.push(`json_array_elements(${param}::json)`);
-      params.push(JSON.stringify(values));
+      params.push(jsonArray(values));
     } else if (type === 'int4[]') {
       // unnest() would flatten an array of arrays, so each inner array travels as its text form.
       functions.push(`unnest(${param}::text[])`);
@@ -61,6 +61,24 @@ export function rowsFrom(columns: Columns, alias = 'r', firstParam = 1): RowSour
     params,
     length: Math.max(length, 0),
   };
+}
+
+/** A `json` column's value already serialised (records that came from another thread as text). */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+/** The JSON text of a record: a `JsonText`'s own, else `JSON.stringify`'s. */
+export const jsonTextOf = (value: unknown): string =>
+  value instanceof JsonText ? value.text : JSON.stringify(value);
+
+/** The JSON array of `values`, each `JsonText` as its text: the same text `JSON.stringify` gives. */
+function jsonArray(values: readonly unknown[]): string {
+  if (!values.some((value) => value instanceof JsonText)) return JSON.stringify(values);
+  const texts = values.map((value) =>
+    value instanceof JsonText ? value.text : (JSON.stringify(value) ?? 'null'),
+  );
+  return `[${texts.join(',')}]`;
 }
 
 /** PostgreSQL text cannot hold NUL: chain data with one (a token id, a URI) loses it rather than stopping indexing. */

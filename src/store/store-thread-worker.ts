@@ -1,6 +1,13 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { type Db, openDb } from './db.js';
-import { type Request, type Response, toThreadError, type WriterMethod } from './store-thread-protocol.js';
+import {
+  type BlockOnTheWire,
+  blocksFromWire,
+  type Request,
+  type Response,
+  toThreadError,
+  type WriterMethod,
+} from './store-thread-protocol.js';
 import { type BlockWriter, createBlockWriter } from './writer.js';
 
 /**
@@ -60,7 +67,7 @@ function begin(db: Db, id: number): Promise<number> {
 }
 
 const methods: Record<WriterMethod, (writer: BlockWriter, args: unknown[]) => Promise<unknown>> = {
-  writeBlocks: (w, args) => w.writeBlocks(...(args as Parameters<BlockWriter['writeBlocks']>)),
+  writeBlocks: (w, [blocks]) => w.writeBlocks(blocksFromWire(blocks as BlockOnTheWire[])),
   writeInternalTxs: (w, args) => w.writeInternalTxs(...(args as Parameters<BlockWriter['writeInternalTxs']>)),
   'richList.initialize': (w, args) =>
     w.richList.initialize(...(args as Parameters<BlockWriter['richList']['initialize']>)),

@@ -113,6 +113,22 @@ describe('a store in a thread of its own', () => {
     }
   });
 
+  it('works in the schema it is given, as openDb does', async () => {
+    const { db } = await openStoreThread('memory://', { schema: 'chain_a' });
+    try {
+      expect(db.schema).toBe('chain_a');
+      await db.exec('CREATE TABLE t (n int4)');
+      expect(
+        await db.query(`SELECT table_schema AS schema FROM information_schema.tables WHERE table_name = 't'`),
+      ).toEqual([{ schema: 'chain_a' }]);
+    } finally {
+      await db.close();
+    }
+    await expect(openStoreThread('memory://', { schema: 'no-such;schema' })).rejects.toThrow(
+      /not a valid schema name/,
+    );
+  });
+
   it('reports a store it cannot open', async () => {
     const file = join(dir, 'not-a-folder');
     writeFileSync(file, '');

@@ -2,7 +2,13 @@ import { Worker } from 'node:worker_threads';
 import { BaseError, errorMessage } from '../common/errors.js';
 import type { Db } from './db.js';
 import { assertSchemaName } from './schema-name.js';
-import { fromThreadError, type Request, type Response, type WriterMethod } from './store-thread-protocol.js';
+import {
+  blocksToWire,
+  fromThreadError,
+  type Request,
+  type Response,
+  type WriterMethod,
+} from './store-thread-protocol.js';
 import type { BlockWriter, BlockWriterOptions } from './writer.js';
 
 /**
@@ -21,7 +27,17 @@ export interface StoreThread {
 
 type Call = (request: Request) => Promise<unknown>;
 
-export async function openStoreThread(dataDir: string): Promise<StoreThread> {
+export interface StoreThreadOptions {
+  /** Schema `db` works in, created if missing (default `public`), as `openDb`'s `schema`. */
+  schema?: string;
+}
+
+export async function openStoreThread(
+  dataDir: string,
+  options: StoreThreadOptions = {},
+): Promise<StoreThread> {
+  const schema = options.schema ?? 'public';
+  assertSchemaName(schema);
   const worker = new Worker(new URL('./store-thread-entry.mjs', import.meta.url), {
     workerData: { dataDir },
   });
@@ -70,12 +86,13 @@ export async function openStoreThread(dataDir: string): Promise<StoreThread> {
 
   try {
     await call({ op: 'open' });
+    if (schema !== 'public') await call({ op: 'schema', schema });
   } catch (err) {
     await worker.terminate();
     throw err;
   }
   return {
-    db: threadDb(call, 'public', close),
+    db: threadDb(call, schema, close),
     createWriter: (db, options) => threadWriter(call, db.schema, options),
   };
 }
@@ -154,7 +171,7 @@ function threadWriter(call: Call, schema: string, options: BlockWriterOptions): 
   const write = async <T>(method: WriterMethod, ...args: unknown[]) =>
     withBuffers(await call({ op: 'write', writer: await writer, method, args })) as T;
   return {
-    writeBlocks: (blocks) => write('writeBlocks', blocks),
+    writeBlocks: (blocks) => write('writeBlocks', blocksToWire(blocks)),
     writeInternalTxs: (heights) => write('writeInternalTxs', heights),
     richList: {
       initialize: (height, balances) => write('richList.initialize', height, balances),
