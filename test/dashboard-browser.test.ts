@@ -97,6 +97,8 @@ describe('the dashboard in a browser', () => {
     await page.waitForURL(`${base}${signer}`);
     await page.locator('.account-address').waitFor();
     await page.locator('section', { hasText: 'Txs' }).locator('tbody tr:not(.empty) a').first().waitFor();
+    // Its balances, which the router reads from the chain's node.
+    await page.locator('section', { hasText: 'Balances' }).locator('tbody tr:not(.empty)').first().waitFor();
     await screenshot(page, SHOTS, '5-account');
 
     // An NFT collection and its tokens.
