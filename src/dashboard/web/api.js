@@ -1,7 +1,6 @@
 // The public APIs the dashboard reads: each chain's indexer API and the router. Nothing else.
 
 let config = { router: null, chains: [] };
-let routerChains;
 
 /** An API answered with an error status, or did not answer. `message` names which and why. */
 export class ApiError extends Error {
@@ -59,33 +58,36 @@ export function router(path, { params, body, signal } = {}) {
   return request(config.router, path, { params, body, signal });
 }
 
+const answers = new Map();
+/** `ask()`'s answer under `key`, asked once; a failed answer is forgotten, so the next call asks again. */
+function once(key, ask) {
+  if (!answers.has(key)) {
+    answers.set(
+      key,
+      (async () => ask())().catch((err) => {
+        answers.delete(key);
+        throw err;
+      }),
+    );
+  }
+  return answers.get(key);
+}
+
 /** The router's chains (`/v2/info/chains`), asked once; empty without a router. */
 export async function routerChainList() {
   if (!config.router) return [];
-  routerChains ??= router('/v2/info/chains', { params: { include_evm: 'true' } })
-    .then((r) => r.chains)
-    .catch((err) => {
-      routerChains = undefined;
-      throw err;
-    });
-  return routerChains;
+  return once('chains', () =>
+    router('/v2/info/chains', { params: { include_evm: 'true' } }).then((r) => r.chains),
+  );
 }
 
-const assetsByChain = new Map();
 /** The router's assets of `chainId` (`/v2/fungible/assets`), asked once per chain. */
 export function routerAssets(chainId) {
-  if (!assetsByChain.has(chainId)) {
-    const asked = router('/v2/fungible/assets', {
+  return once(`assets ${chainId}`, () =>
+    router('/v2/fungible/assets', {
       params: { chain_ids: chainId, include_evm_assets: 'true' },
-    })
-      .then((r) => r.chain_to_assets_map?.[chainId]?.assets ?? [])
-      .catch((err) => {
-        assetsByChain.delete(chainId);
-        throw err;
-      });
-    assetsByChain.set(chainId, asked);
-  }
-  return assetsByChain.get(chainId);
+    }).then((r) => r.chain_to_assets_map?.[chainId]?.assets ?? []),
+  );
 }
 
 /** The Skip states that end a transfer. */

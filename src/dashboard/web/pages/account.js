@@ -1,38 +1,25 @@
 // An account: its txs (all, or only those it signed), the NFTs it holds, and its balances (router).
-import { indexer, router } from '../api.js';
+import { router } from '../api.js';
 import { navigate } from '../nav.js';
-import { fill, fmt, h, link, liveTable, showError, state } from '../ui.js';
-import { chainHeader, chainPath, pager, txColumns } from './common.js';
+import { fill, fmt, h, link, liveTable, state } from '../ui.js';
+import { chainHeader, chainPath, indexerPages, txColumns } from './common.js';
 
 const PAGE = 20;
 
 function txsSection(ctx, chainId, address) {
   const signer = ctx.query.get('signer') === 'true';
-  const list = liveTable(txColumns(chainId), {
+  const pages = indexerPages(ctx, chainId, `/indexer/tx/v1/txs/by_account/${encodeURIComponent(address)}`, {
+    columns: txColumns(chainId),
     empty: signer ? 'This account signed no indexed tx.' : 'No indexed tx involves this account.',
+    limit: PAGE,
+    params: { is_signer: signer ? 'true' : undefined },
+    rows: (r) => r.txs,
   });
-  const problem = h('div');
   const toggle = h('input', {
     type: 'checkbox',
     checked: signer,
     onchange: () =>
       navigate(`${location.pathname}${toggle.checked ? '?signer=true' : ''}`, { replace: true }),
-  });
-  const paging = pager(async (key) => {
-    try {
-      const r = await indexer(
-        chainId,
-        `/indexer/tx/v1/txs/by_account/${encodeURIComponent(address)}`,
-        { 'pagination.limit': PAGE, 'pagination.key': key, is_signer: signer ? 'true' : undefined },
-        ctx.signal,
-      );
-      list.set(r.txs);
-      problem.replaceChildren();
-      return { next: r.pagination?.next_key, total: r.pagination?.total };
-    } catch (err) {
-      showError(problem, err);
-      return {};
-    }
   });
   return {
     el: h(
@@ -45,48 +32,42 @@ function txsSection(ctx, chainId, address) {
         toggle,
         ' only the txs it signed',
       ),
-      problem,
-      list.el,
-      paging.el,
+      pages.problem,
+      pages.list,
+      pages.pager,
     ),
-    start: paging.start,
+    start: pages.start,
   };
 }
 
 function nftsSection(ctx, chainId, address) {
-  const list = liveTable(
-    [
-      {
-        title: 'Collection',
-        width: '35%',
-        cell: (t) =>
-          link(
-            chainPath(chainId, `/nfts/${encodeURIComponent(t.collection_addr)}`),
-            t.collection_name || t.collection_addr,
-          ),
-      },
-      { title: 'Token', width: '25%', cell: (t) => h('span', { class: 'mono' }, t.nft.token_id) },
-      { title: 'URI', width: '40%', cell: (t) => h('span', { class: 'mono muted' }, t.nft.uri) },
-    ],
-    { empty: 'This account holds no NFT.' },
+  const pages = indexerPages(
+    ctx,
+    chainId,
+    `/indexer/nft/v1/tokens/by_account/${encodeURIComponent(address)}`,
+    {
+      columns: [
+        {
+          title: 'Collection',
+          width: '35%',
+          cell: (t) =>
+            link(
+              chainPath(chainId, `/nfts/${encodeURIComponent(t.collection_addr)}`),
+              t.collection_name || t.collection_addr,
+            ),
+        },
+        { title: 'Token', width: '25%', cell: (t) => h('span', { class: 'mono' }, t.nft.token_id) },
+        { title: 'URI', width: '40%', cell: (t) => h('span', { class: 'mono muted' }, t.nft.uri) },
+      ],
+      empty: 'This account holds no NFT.',
+      limit: PAGE,
+      rows: (r) => r.tokens,
+    },
   );
-  const problem = h('div');
-  const paging = pager(async (key) => {
-    try {
-      const r = await indexer(
-        chainId,
-        `/indexer/nft/v1/tokens/by_account/${encodeURIComponent(address)}`,
-        { 'pagination.limit': PAGE, 'pagination.key': key },
-        ctx.signal,
-      );
-      list.set(r.tokens);
-      return { next: r.pagination?.next_key, total: r.pagination?.total };
-    } catch (err) {
-      showError(problem, err);
-      return {};
-    }
-  });
-  return { el: h('section', {}, h('h2', {}, 'NFTs'), problem, list.el, paging.el), start: paging.start };
+  return {
+    el: h('section', {}, h('h2', {}, 'NFTs'), pages.problem, pages.list, pages.pager),
+    start: pages.start,
+  };
 }
 
 async function balancesSection(ctx, chainId, address) {

@@ -1,7 +1,7 @@
 // One NFT collection and its tokens.
 import { indexer } from '../api.js';
-import { fill, fmt, h, kv, liveTable, showError } from '../ui.js';
-import { accountLink, chainHeader, pager } from './common.js';
+import { fill, fmt, h, kv } from '../ui.js';
+import { accountLink, chainHeader, indexerPages } from './common.js';
 
 export async function render(ctx) {
   const [chainId, address] = ctx.params;
@@ -11,35 +11,25 @@ export async function render(ctx) {
     undefined,
     ctx.signal,
   );
-  const list = liveTable(
-    [
-      { title: 'Token', width: '18%', cell: (t) => h('span', { class: 'mono' }, t.nft.token_id) },
-      { title: 'Owner', width: '30%', cell: (t) => accountLink(chainId, t.owner) },
-      {
-        title: 'URI',
-        width: '40%',
-        cell: (t) => h('span', { class: 'mono muted', title: t.nft.uri }, t.nft.uri),
-      },
-      { title: 'Height', class: 'num', width: '12%', cell: (t) => fmt.int(t.height) },
-    ],
-    { empty: 'This collection has no live NFT.' },
+  const pages = indexerPages(
+    ctx,
+    chainId,
+    `/indexer/nft/v1/tokens/by_collection/${encodeURIComponent(address)}`,
+    {
+      columns: [
+        { title: 'Token', width: '18%', cell: (t) => h('span', { class: 'mono' }, t.nft.token_id) },
+        { title: 'Owner', width: '30%', cell: (t) => accountLink(chainId, t.owner) },
+        {
+          title: 'URI',
+          width: '40%',
+          cell: (t) => h('span', { class: 'mono muted', title: t.nft.uri }, t.nft.uri),
+        },
+        { title: 'Height', class: 'num', width: '12%', cell: (t) => fmt.int(t.height) },
+      ],
+      empty: 'This collection has no live NFT.',
+      rows: (r) => r.tokens,
+    },
   );
-  const problem = h('div');
-  const paging = pager(async (key) => {
-    try {
-      const r = await indexer(
-        chainId,
-        `/indexer/nft/v1/tokens/by_collection/${encodeURIComponent(address)}`,
-        { 'pagination.limit': 20, 'pagination.key': key },
-        ctx.signal,
-      );
-      list.set(r.tokens);
-      return { next: r.pagination?.next_key, total: r.pagination?.total };
-    } catch (err) {
-      showError(problem, err);
-      return {};
-    }
-  });
   fill(
     ctx.main,
     ...chainHeader(chainId, 'nfts'),
@@ -56,9 +46,9 @@ export async function render(ctx) {
       ]),
     ),
     h('h2', {}, 'Tokens'),
-    problem,
-    list.el,
-    paging.el,
+    pages.problem,
+    pages.list,
+    pages.pager,
   );
-  await paging.start();
+  await pages.start();
 }

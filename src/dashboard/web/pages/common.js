@@ -1,6 +1,6 @@
 // Pieces several chain pages share: the chain's header and tabs, tx summaries, links to records.
-import { indexerUrl } from '../api.js';
-import { badge, h, link, short } from '../ui.js';
+import { indexer, indexerUrl } from '../api.js';
+import { badge, h, link, liveTable, short, showError } from '../ui.js';
 
 export const chainPath = (chainId, rest = '') => `/chains/${encodeURIComponent(chainId)}${rest}`;
 export const txPath = (chainId, hash) => chainPath(chainId, `/txs/${encodeURIComponent(hash)}`);
@@ -82,8 +82,8 @@ export function txColumns(chainId) {
   ];
 }
 
-/** Pages through a list API: `load(key)` answers `{rows, next}`; shows Newer/Older buttons. */
-export function pager(onPage) {
+/** Newer/Older buttons over a list API: `onPage(key, index)` shows a page and answers `{next, total}`. */
+function pager(onPage) {
   const keys = [''];
   let index = 0;
   const prev = h('button', { class: 'secondary', disabled: true, onclick: () => go(index - 1) }, '← Newer');
@@ -103,4 +103,28 @@ export function pager(onPage) {
         : `page ${index + 1}`;
   }
   return { el: h('div', { class: 'pager' }, prev, next, label), start: () => go(0) };
+}
+
+/**
+ * One paged list of `chainId`'s indexer API at `path`: its table, a line for its errors, and Newer/Older
+ * buttons. `rows(answer, page)` picks a page's rows out of an answer; `onError(problem, err)` says
+ * what went wrong (default: the API's message).
+ */
+export function indexerPages(ctx, chainId, path, options) {
+  const { columns, empty, rows, limit = 20, params = {}, onError = showError } = options;
+  const list = liveTable(columns, { empty });
+  const problem = h('div');
+  const paging = pager(async (key, page) => {
+    try {
+      const query = { 'pagination.limit': limit, 'pagination.key': key, ...params };
+      const answer = await indexer(chainId, path, query, ctx.signal);
+      list.set(rows(answer, page));
+      problem.replaceChildren();
+      return { next: answer.pagination?.next_key, total: answer.pagination?.total };
+    } catch (err) {
+      onError(problem, err);
+      return {};
+    }
+  });
+  return { list: list.el, problem, pager: paging.el, start: paging.start };
 }

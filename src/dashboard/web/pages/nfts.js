@@ -1,12 +1,11 @@
 // A chain's NFT collections.
-import { indexer } from '../api.js';
-import { fill, fmt, h, link, liveTable, showError } from '../ui.js';
-import { accountLink, chainHeader, chainPath, pager } from './common.js';
+import { fill, fmt, h, link } from '../ui.js';
+import { accountLink, chainHeader, chainPath, indexerPages } from './common.js';
 
 export async function render(ctx) {
   const [chainId] = ctx.params;
-  const list = liveTable(
-    [
+  const pages = indexerPages(ctx, chainId, '/indexer/nft/v1/collections', {
+    columns: [
       {
         title: 'Name',
         width: '28%',
@@ -25,24 +24,9 @@ export async function render(ctx) {
       { title: 'Creator', width: '20%', cell: (c) => accountLink(chainId, c.collection.creator) },
       { title: 'Created', class: 'num', width: '15%', cell: (c) => fmt.int(c.height) },
     ],
-    { empty: 'No NFT collection is indexed on this chain yet.' },
-  );
-  const problem = h('div');
-  const paging = pager(async (key) => {
-    try {
-      const r = await indexer(
-        chainId,
-        '/indexer/nft/v1/collections',
-        { 'pagination.limit': 20, 'pagination.key': key },
-        ctx.signal,
-      );
-      list.set(r.collections);
-      return { next: r.pagination?.next_key, total: r.pagination?.total };
-    } catch (err) {
-      showError(problem, err);
-      return {};
-    }
+    empty: 'No NFT collection is indexed on this chain yet.',
+    rows: (r) => r.collections,
   });
-  fill(ctx.main, ...chainHeader(chainId, 'nfts'), problem, list.el, paging.el);
-  await paging.start();
+  fill(ctx.main, ...chainHeader(chainId, 'nfts'), pages.problem, pages.list, pages.pager);
+  await pages.start();
 }

@@ -1,8 +1,8 @@
 // The rich list of one of the chain's tokens (EVM chains keep one), with the router's assets to pick from.
-import { ApiError, indexer, routerAssets } from '../api.js';
+import { ApiError, routerAssets } from '../api.js';
 import { navigate } from '../nav.js';
-import { fill, fmt, h, liveTable, showError, state } from '../ui.js';
-import { accountLink, chainHeader, pager } from './common.js';
+import { fill, fmt, h, showError, state } from '../ui.js';
+import { accountLink, chainHeader, indexerPages } from './common.js';
 
 export async function render(ctx) {
   const [chainId] = ctx.params;
@@ -37,43 +37,32 @@ export async function render(ctx) {
         h('input', { name: 'denom', class: 'wide', value: denom, placeholder: 'denom or 0x token address' }),
         h('button', {}, 'Show'),
       );
-  const list = liveTable(
-    [
+  const pages = indexerPages(ctx, chainId, `/indexer/richlist/v1/${encodeURIComponent(denom)}`, {
+    columns: [
       { title: '#', class: 'num', width: '8%', cell: (r) => fmt.int(r.rank) },
       { title: 'Account', width: '62%', cell: (r) => accountLink(chainId, r.account, r.account) },
       { title: 'Amount', class: 'num', width: '30%', cell: (r) => fmt.amount(r.amount, decimals) },
     ],
-    { empty: 'No holder is indexed for this token yet.' },
-  );
-  const problem = h('div');
-  const paging = pager(async (key, page) => {
-    try {
-      const r = await indexer(
-        chainId,
-        `/indexer/richlist/v1/${encodeURIComponent(denom)}`,
-        { 'pagination.limit': 25, 'pagination.key': key },
-        ctx.signal,
-      );
-      list.set(r.holders.map((holder, i) => ({ ...holder, rank: page * 25 + i + 1 })));
-      return { next: r.pagination?.next_key, total: r.pagination?.total };
-    } catch (err) {
+    empty: 'No holder is indexed for this token yet.',
+    limit: 25,
+    rows: (r, page) => r.holders.map((holder, i) => ({ ...holder, rank: page * 25 + i + 1 })),
+    onError: (problem, err) => {
       if (err instanceof ApiError && err.status === 404) {
         problem.replaceChildren(
           state(`${chainId}'s indexer keeps no rich list of ${denom}: ${err.message}`, 'error'),
         );
       } else showError(problem, err);
-      return {};
-    }
+    },
   });
   fill(
     ctx.main,
     ...chainHeader(chainId, 'richlist'),
     h('label', {}, 'Token', picker),
-    problem,
+    pages.problem,
     h('h2', {}, 'Holders'),
-    list.el,
-    paging.el,
+    pages.list,
+    pages.pager,
   );
-  if (denom) await paging.start();
-  else problem.replaceChildren(state('Pick a token.'));
+  if (denom) await pages.start();
+  else pages.problem.replaceChildren(state('Pick a token.'));
 }
