@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { killAll, startDev, until } from '../src/dev/test-support/dev-process.js';
+import { killAll, startDev } from '../src/dev/test-support/dev-process.js';
+import { until } from '../src/devnet/test-support/until.js';
 import { ensureChromium, launchChromium, screenshot } from './browser-support.js';
 
 // The dashboard as a person uses it: `weft dev` (what `npm start` runs) in a child process, Debian's
@@ -50,6 +51,7 @@ describe('the dashboard in a browser', () => {
       'the stack to serve',
       async () => (existsSync(manifestPath) ? JSON.parse(readFileSync(manifestPath, 'utf8')) : undefined),
       150_000,
+      { retryErrors: true },
     ).catch((err) => {
       throw new Error(`${(err as Error).message}\n${out.stderr}`);
     });

@@ -5,13 +5,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  devCli,
-  json,
-  killAll,
-  startDev as startDevProcess,
-  until,
-} from '../dev/test-support/dev-process.js';
+import { devCli, json, killAll, startDev as startDevProcess } from '../dev/test-support/dev-process.js';
+import { until } from '../devnet/test-support/until.js';
 import { openDb } from '../store/db.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'weft-dev-'));
@@ -117,6 +112,7 @@ describe('weft dev (CLI)', () => {
         },
         // Generous: on a busy machine the full network and the stores' start (PGlite's initdb) take a while.
         120_000,
+        { retryErrors: true },
       );
       const rows = table
         .split('\n')
@@ -178,6 +174,7 @@ describe('weft dev (CLI)', () => {
             return done ? s : undefined;
           },
           60_000,
+          { retryErrors: true },
         );
         expect(status.chain_id).toBe(rollup.chainId);
 
@@ -211,6 +208,7 @@ describe('weft dev (CLI)', () => {
           return s.state.startsWith('STATE_COMPLETED') ? s : undefined;
         },
         30_000,
+        { retryErrors: true },
       );
       expect(status.state).toBe('STATE_COMPLETED_SUCCESS');
     } catch (err) {
@@ -245,6 +243,7 @@ describe('weft dev (CLI)', () => {
           return CONTROL_ROW.test(again.out.stdout) ? ROUTER_ROW.exec(again.out.stdout)![1] : undefined;
         },
         60_000,
+        { retryErrors: true },
       );
       const status = await json(`${routerUrl}/v2/tx/status?chain_id=weft-l1-1&tx_hash=${transferHash}`);
       expect(status.state).toBe('STATE_COMPLETED_SUCCESS');

@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { NODE_FLAGS } from '../../cli/node-flags.js';
 
 /** `weft dev` as `npm start` runs it, through the CLI entry point. */
@@ -39,24 +38,4 @@ export async function json(url: string): Promise<any> {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${await response.text()}`);
   return response.json();
-}
-
-/** `fn`'s first defined answer, asked every 200 ms; errors count as no answer until the deadline. */
-export async function until<T>(
-  what: string,
-  fn: () => Promise<T | undefined>,
-  timeoutMs: number,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await fn();
-      if (value !== undefined) return value;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (last error: ${String(last)})`);
-    await sleep(200);
-  }
 }
