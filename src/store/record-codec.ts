@@ -6,12 +6,15 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
  * the typical 1–5 KB record took about twice the room. The text comes back byte for byte, key order
  * included; decoding one costs a few microseconds.
  *
- * Stored form: one format byte, then the payload. Format 1 is raw deflate (level 9, 32 KB window)
- * with `DICTIONARY_V1` as its preset dictionary. The dictionary is part of the format: a later one
+ * Stored form: one format byte, then the payload. Format 1 is raw deflate (32 KB window) with
+ * `DICTIONARY_V1` as its preset dictionary; any level decodes the same way. Records are written at
+ * level 3: on the bench chain's records it takes 30 µs per Cosmos tx and 18 µs per EVM receipt against
+ * 49 and 50 at level 9, for 3 % and 10 % more bytes (868 and 363 against 839 and 329). The dictionary is part of the format: a later one
  * gets a new format byte, and stored values keep decoding with theirs.
  */
 
 const FORMAT_DEFLATE_V1 = 1;
+const LEVEL = 3;
 
 /**
  * Text common to Cosmos tx records (rollytics `types.Tx`, CometBFT events, the REST tx) and EVM
@@ -51,7 +54,7 @@ const DICTIONARY_V1 = Buffer.from(
 );
 
 export function encodeRecord(json: string): Buffer {
-  const payload = deflateRawSync(json, { level: 9, dictionary: DICTIONARY_V1 });
+  const payload = deflateRawSync(json, { level: LEVEL, dictionary: DICTIONARY_V1 });
   const out = Buffer.allocUnsafe(payload.length + 1);
   out[0] = FORMAT_DEFLATE_V1;
   payload.copy(out, 1);
