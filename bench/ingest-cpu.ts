@@ -94,20 +94,16 @@ export const perBlock = (ms: number, blocks: number) => Math.round((ms / blocks)
  * the whole run; what no stage accounts for is reported as `unattributed_cpu_ms_per_block`.
  */
 export function stageReport(metrics: Map<string, number>, blocks: number, cpuMs: number | null) {
-  const seconds = (kind: 'wall' | 'cpu', stage: string) =>
-    metrics.get(`weft_indexer_stage_${kind}_seconds_total{stage="${stage}"}`);
-  const wall = (stage: string) => perBlock((seconds('wall', stage) ?? Number.NaN) * 1000, blocks);
-  const cpu = (stage: string) => perBlock((seconds('cpu', stage) ?? Number.NaN) * 1000, blocks);
-  if (seconds('wall', 'fetch') === undefined) return null;
-  const attributed = ['parse', 'decode', 'build'].reduce(
-    (sum, s) => sum + (seconds('cpu', s) ?? 0) * 1000,
-    0,
-  );
+  const seconds = (stage: string) => metrics.get(`weft_indexer_stage_wall_seconds_total{stage="${stage}"}`);
+  const wall = (stage: string) => perBlock((seconds(stage) ?? Number.NaN) * 1000, blocks);
+  if (seconds('fetch') === undefined) return null;
+  // Synchronous stages: their wall time is the JavaScript thread's CPU time for them.
+  const attributed = ['parse', 'decode', 'build'].reduce((sum, s) => sum + (seconds(s) ?? 0) * 1000, 0);
   return {
     fetch: { wall_ms_per_block: wall('fetch'), cpu_ms_per_block: null },
-    parse: { wall_ms_per_block: wall('parse'), cpu_ms_per_block: cpu('parse') },
-    decode: { wall_ms_per_block: wall('decode'), cpu_ms_per_block: cpu('decode') },
-    build: { wall_ms_per_block: wall('build'), cpu_ms_per_block: cpu('build') },
+    parse: { wall_ms_per_block: wall('parse'), cpu_ms_per_block: wall('parse') },
+    decode: { wall_ms_per_block: wall('decode'), cpu_ms_per_block: wall('decode') },
+    build: { wall_ms_per_block: wall('build'), cpu_ms_per_block: wall('build') },
     write: { wall_ms_per_block: wall('write'), cpu_ms_per_block: null },
     unattributed_cpu_ms_per_block: cpuMs === null ? null : perBlock(cpuMs - attributed, blocks),
   };

@@ -20,8 +20,11 @@ import type { Registry } from './metrics.js';
  *   transaction's begin, lock and commit. Wall only: its CPU runs in callbacks (PostgreSQL: in the
  *   server's backends; PGlite: in this process, between other work).
  *
- * CPU is `process.cpuUsage()` (user + system, the whole process) over synchronous sections: the
- * garbage collector's helper threads count too, so a stage's CPU can exceed its wall time.
+ * `parse`, `decode` and `build` are synchronous sections of the indexer's one JavaScript thread, so
+ * their wall time is that thread's CPU time for them (on a machine that is not oversubscribed; the
+ * garbage collector's helper threads are not in it). Reading the process's CPU counters around each
+ * section instead (`getrusage`, some 200 calls a block) cost more than half a millisecond a block,
+ * which is why it is not done.
  */
 
 export type Stage = 'fetch' | 'parse' | 'decode' | 'build' | 'write';
@@ -30,8 +33,6 @@ export const STAGES: readonly Stage[] = ['fetch', 'parse', 'decode', 'build', 'w
 interface Totals {
   /** Milliseconds. */
   wall: Record<Stage, number>;
-  /** Microseconds. */
-  cpu: Record<Stage, number>;
 }
 
 let totals: Totals | undefined;
@@ -41,7 +42,7 @@ const zero = () => Object.fromEntries(STAGES.map((s) => [s, 0])) as Record<Stage
 /** Starts keeping stage times (once per process) and serves them on `registry`. */
 export function enableStageTimes(registry?: Registry): void {
   if (totals) return;
-  const kept: Totals = { wall: zero(), cpu: zero() };
+  const kept: Totals = { wall: zero() };
   totals = kept;
   if (!registry) return;
   const registers = [registry];
@@ -55,46 +56,27 @@ export function enableStageTimes(registry?: Registry): void {
       for (const stage of STAGES) this.inc({ stage }, kept.wall[stage] / 1000);
     },
   });
-  new Counter({
-    name: 'weft_indexer_stage_cpu_seconds_total',
-    help: 'process CPU time (user + system) over the synchronous parts of a stage (WEFT_STAGE_TIMES=1)',
-    labelNames: ['stage'] as const,
-    registers,
-    collect() {
-      this.reset();
-      for (const stage of STAGES) this.inc({ stage }, kept.cpu[stage] / 1e6);
-    },
-  });
 }
 
 export const stageTimesOn = (): boolean => totals !== undefined;
 
-/** The totals so far (wall in ms, CPU in µs), or undefined when off. */
+/** The totals so far (wall in ms), or undefined when off. */
 export function stageTimes(): Totals | undefined {
-  return totals && { wall: { ...totals.wall }, cpu: { ...totals.cpu } };
+  return totals && { wall: { ...totals.wall } };
 }
 
-/** Process CPU (user + system) in microseconds. */
-export function cpuMicros(): number {
-  const usage = process.cpuUsage();
-  return usage.user + usage.system;
-}
-
-export function addStageTime(stage: Stage, wallMs: number, cpuUs = 0): void {
-  if (!totals) return;
-  totals.wall[stage] += wallMs;
-  totals.cpu[stage] += cpuUs;
+export function addStageTime(stage: Stage, wallMs: number): void {
+  if (totals) totals.wall[stage] += wallMs;
 }
 
 /** Runs the synchronous `fn(arg)`, adding its wall and CPU time to `stage` when stage times are on. */
 export function timed<A, R>(stage: Stage, fn: (arg: A) => R, arg: A): R {
   if (!totals) return fn(arg);
   const wall = performance.now();
-  const cpu = cpuMicros();
   try {
     return fn(arg);
   } finally {
-    addStageTime(stage, performance.now() - wall, cpuMicros() - cpu);
+    totals.wall[stage] += performance.now() - wall;
   }
 }
 

@@ -44,8 +44,6 @@ describe('stage times', () => {
     const after = stageTimes()!;
     expect(after.wall.build).toBeGreaterThanOrEqual(60);
     expect(after.wall.build).toBeLessThan(60 + 30);
-    // Spinning is CPU: most of it shows (the machine may be shared).
-    expect(after.cpu.build / 1000).toBeGreaterThan(30);
     expect(after.wall.write).toBeGreaterThanOrEqual(55);
 
     // A transaction opened outside a batch (an extension's write) is not timed.
@@ -61,6 +59,6 @@ describe('stage times', () => {
     const text = await registry.metrics();
     const build = /^weft_indexer_stage_wall_seconds_total\{stage="build"\} (\S+)$/m.exec(text);
     expect(Number(build?.[1])).toBeCloseTo(after.wall.build / 1000, 6);
-    expect(text).toMatch(/^weft_indexer_stage_cpu_seconds_total\{stage="decode"\} \S+$/m);
+    expect(text).toMatch(/^weft_indexer_stage_wall_seconds_total\{stage="decode"\} \S+$/m);
   });
 });

@@ -1,4 +1,4 @@
-import { addStageTime, cpuMicros, stageTimes } from '../common/stage-times.js';
+import { addStageTime, stageTimes } from '../common/stage-times.js';
 import type { Db } from '../store/db.js';
 
 /**
@@ -20,17 +20,15 @@ export interface StageTimedDb {
 interface Flow {
   /** When the transaction's own code last got control back (after a statement). */
   wall: number;
-  cpu: number;
 }
 
 function resume(flow: Flow): void {
   flow.wall = performance.now();
-  flow.cpu = cpuMicros();
 }
 
 /** Ends a segment of the writer's own code: it ran from the last resume until now. */
 function pause(flow: Flow): void {
-  addStageTime('build', performance.now() - flow.wall, cpuMicros() - flow.cpu);
+  addStageTime('build', performance.now() - flow.wall);
 }
 
 function timedTx(tx: Db, flow: Flow): Db {
@@ -66,7 +64,7 @@ export function stageTimedDb(db: Db): StageTimedDb {
     transaction(fn) {
       if (!capturing) return db.transaction(fn);
       return db.transaction(async (tx) => {
-        const flow: Flow = { wall: 0, cpu: 0 };
+        const flow: Flow = { wall: 0 };
         resume(flow);
         try {
           return await fn(timedTx(tx, flow));
