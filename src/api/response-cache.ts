@@ -46,7 +46,10 @@ function cacheKey(request: FastifyRequest): string {
 
 export function installResponseCache(app: FastifyInstance, options: ResponseCacheOptions): void {
   if (!options.enabled || options.maxEntries <= 0 || options.maxBytes <= 0) return;
-  const cache = createByteLru<string, string>({ maxBytes: options.maxBytes, maxEntries: options.maxEntries });
+  const cache = createByteLru<string, string | Buffer>({
+    maxBytes: options.maxBytes,
+    maxEntries: options.maxEntries,
+  });
   const ttlOf = (request: FastifyRequest) =>
     request.method === 'GET' ? request.routeOptions.config?.cacheTtlMs : undefined;
 
@@ -72,7 +75,7 @@ export function installResponseCache(app: FastifyInstance, options: ResponseCach
     if (key === undefined) return done(null, payload);
     void reply.header('x-cache', 'miss');
     options.onResult?.('miss');
-    if (reply.statusCode === 200 && typeof payload === 'string') {
+    if (reply.statusCode === 200 && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
       cache.set(key, payload, { ttl: ttlOf(request) });
     }
     done(null, payload);

@@ -116,7 +116,7 @@ function normaliseRequest(request: FastifyRequest): void {
 
 /** Records are ASCII JSON: a character is a byte. */
 const recordCache = (megabytes: number) =>
-  megabytes > 0 ? createRecordCache({ maxChars: megabytes * 1024 * 1024 }) : undefined;
+  megabytes > 0 ? createRecordCache({ maxBytes: megabytes * 1024 * 1024 }) : undefined;
 
 export async function createApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const { chain } = options;

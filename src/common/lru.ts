@@ -20,9 +20,10 @@ export interface ByteLruOptions<K, V> {
   now?: () => number;
 }
 
-/** A string-ish value's footprint: its length, or its JSON's length. */
+/** A string-ish value's footprint: its length (bytes: their count), or its JSON's length. */
 export function approximateBytes(value: unknown): number {
   if (typeof value === 'string') return value.length;
+  if (value instanceof Uint8Array) return value.byteLength;
   if (value === null || value === undefined) return 8;
   if (typeof value === 'number' || typeof value === 'boolean') return 8;
   return JSON.stringify(value).length;

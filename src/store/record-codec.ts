@@ -61,8 +61,11 @@ export function encodeRecord(json: string): Buffer {
   return out;
 }
 
-export function decodeRecord(stored: Uint8Array): string {
+/** The record's JSON text as UTF-8 bytes: what the API splices into its answers. */
+export function decodeRecordBytes(stored: Uint8Array): Buffer {
   if (stored[0] !== FORMAT_DEFLATE_V1) throw new Error(`stored record of unknown format ${stored[0]}`);
   const payload = Buffer.from(stored.buffer, stored.byteOffset + 1, stored.byteLength - 1);
-  return inflateRawSync(payload, { dictionary: DICTIONARY_V1 }).toString('utf8');
+  return inflateRawSync(payload, { dictionary: DICTIONARY_V1 });
 }
+
+export const decodeRecord = (stored: Uint8Array): string => decodeRecordBytes(stored).toString('utf8');

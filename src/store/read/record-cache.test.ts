@@ -8,41 +8,44 @@ import { createRecordCache } from './record-cache.js';
 import type { SequenceCursor } from './sequence-page.js';
 import { listTxs, txsByAccount } from './txs.js';
 
+/** Records are held as UTF-8 bytes. */
+const b = (json: string) => Buffer.from(json);
+
 describe('record cache', () => {
   it('forgets the least recently used records first once over its size', () => {
-    const cache = createRecordCache({ maxChars: 10 });
-    cache.set('tx', 1, '"aaaa"');
-    cache.set('tx', 2, '"bb"');
-    expect(cache.get('tx', 1)).toBe('"aaaa"');
+    const cache = createRecordCache({ maxBytes: 10 });
+    cache.set('tx', 1, b('"aaaa"'));
+    cache.set('tx', 2, b('"bb"'));
+    expect(cache.get('tx', 1)).toEqual(b('"aaaa"'));
     // 6 + 4 + 3 > 10: record 2 (least recently used) goes.
-    cache.set('tx', 3, '"c"');
+    cache.set('tx', 3, b('"c"'));
     expect(cache.get('tx', 2)).toBeUndefined();
-    expect(cache.get('tx', 1)).toBe('"aaaa"');
-    expect(cache.get('tx', 3)).toBe('"c"');
+    expect(cache.get('tx', 1)).toEqual(b('"aaaa"'));
+    expect(cache.get('tx', 3)).toEqual(b('"c"'));
     expect(cache.size).toBe(9);
   });
 
   it('forgets the least recently used record of either family', () => {
-    const cache = createRecordCache({ maxChars: 8 });
-    cache.set('tx', 1, '"aa"');
-    cache.set('evm_tx', 1, '"bb"');
-    expect(cache.get('tx', 1)).toBe('"aa"');
-    cache.set('tx', 2, '"cc"');
+    const cache = createRecordCache({ maxBytes: 8 });
+    cache.set('tx', 1, b('"aa"'));
+    cache.set('evm_tx', 1, b('"bb"'));
+    expect(cache.get('tx', 1)).toEqual(b('"aa"'));
+    cache.set('tx', 2, b('"cc"'));
     expect(cache.get('evm_tx', 1)).toBeUndefined();
-    expect(cache.get('tx', 1)).toBe('"aa"');
-    cache.set('evm_tx', 2, '"dd"');
+    expect(cache.get('tx', 1)).toEqual(b('"aa"'));
+    cache.set('evm_tx', 2, b('"dd"'));
     expect(cache.get('tx', 2)).toBeUndefined();
-    expect([cache.get('tx', 1), cache.get('evm_tx', 2), cache.size]).toEqual(['"aa"', '"dd"', 8]);
+    expect([cache.get('tx', 1), cache.get('evm_tx', 2), cache.size]).toEqual([b('"aa"'), b('"dd"'), 8]);
   });
 
   it('keeps the families apart, skips records larger than itself, and expires entries', () => {
     let now = 1;
-    const cache = createRecordCache({ maxChars: 100, ttlMs: 1000, now: () => now });
-    cache.set('tx', 1, '{"cosmos":1}');
-    cache.set('evm_tx', 1, '{"evm":1}');
-    cache.set('tx', 2, 'x'.repeat(101));
-    expect(cache.get('tx', 1)).toBe('{"cosmos":1}');
-    expect(cache.get('evm_tx', 1)).toBe('{"evm":1}');
+    const cache = createRecordCache({ maxBytes: 100, ttlMs: 1000, now: () => now });
+    cache.set('tx', 1, b('{"cosmos":1}'));
+    cache.set('evm_tx', 1, b('{"evm":1}'));
+    cache.set('tx', 2, b('x'.repeat(101)));
+    expect(cache.get('tx', 1)).toEqual(b('{"cosmos":1}'));
+    expect(cache.get('evm_tx', 1)).toEqual(b('{"evm":1}'));
     expect(cache.get('tx', 2)).toBeUndefined();
     now = 1002; // lru-cache: stale once older than the TTL
     expect(cache.get('tx', 1)).toBeUndefined();
@@ -68,7 +71,7 @@ describe.each(backends)('pages of records on %s', (backend) => {
     });
     await createBlockWriter(db, CHAIN).writeBlocks(chain);
     const account = chain[3]!.txs[1]!.signer;
-    const cache = createRecordCache({ maxChars: 1_000_000 });
+    const cache = createRecordCache({ maxBytes: 1_000_000 });
 
     /** Every page of a list, by cursor. */
     const walk = async <R>(
@@ -100,19 +103,34 @@ describe.each(backends)('pages of records on %s', (backend) => {
     expect(cache.size).toBeGreaterThan(0);
   });
 
-  it('read through the cache without filling it when a page misses many records', async () => {
+  it('read through the cache without filling it when a later page misses many records', async () => {
     const db = await testDb.fresh();
     const chain = syntheticChain({ blocks: 12, txsPerBlock: 5, accountsPerTx: 3, accounts: 9, seed: 6 });
     await createBlockWriter(db, CHAIN).writeBlocks(chain);
-    const cache = createRecordCache({ maxChars: 1_000_000 });
-    const request = { offset: 0, limit: 40, descending: false, countTotal: true };
-    const plain = await listTxs(db, {}, request);
-    expect(plain.rows).toHaveLength(40);
-    expect(await listTxs(db, {}, request, cache)).toEqual(plain);
-    expect(cache.size).toBe(0);
-    // A small page fills it; the large page then takes those records from it and reads the rest.
-    const first = await listTxs(db, {}, { ...request, limit: 5 }, cache);
-    expect(cache.size).toBe(first.rows.reduce((n, row) => n + row.json.length, 0));
-    expect(await listTxs(db, {}, request, cache)).toEqual(plain);
+    const cache = createRecordCache({ maxBytes: 1_000_000 });
+    const chars = (rows: Array<{ json: Buffer }>) => rows.reduce((n, row) => n + row.json.byteLength, 0);
+    const first = { offset: 0, limit: 5, descending: false, countTotal: true };
+    const head = await listTxs(db, {}, first);
+    // Pages past the first (by cursor, by offset) that miss 40 records leave the cache as it was.
+    const later = [
+      { ...first, limit: 40, after: head.next! },
+      { ...first, limit: 40, offset: 5 },
+    ];
+    for (const request of later) {
+      const plain = await listTxs(db, {}, request);
+      expect(plain.rows).toHaveLength(40);
+      expect(await listTxs(db, {}, request, cache)).toEqual(plain);
+      expect(cache.size).toBe(0);
+    }
+    // A small later page fills it; the large one then takes those records from it and reads the rest.
+    const small = await listTxs(db, {}, { ...later[0]!, limit: 5 }, cache);
+    expect(cache.size).toBe(chars(small.rows));
+    expect(await listTxs(db, {}, later[0]!, cache)).toEqual(await listTxs(db, {}, later[0]!));
+    expect(cache.size).toBe(chars(small.rows));
+    // A first page fills it whatever its size: the page wallets poll, at the default limit of 100.
+    // (It holds the small page's records too.)
+    const top = await listTxs(db, {}, { ...first, limit: 40 }, cache);
+    expect(top.rows).toEqual(expect.arrayContaining(small.rows));
+    expect(cache.size).toBe(chars(top.rows));
   });
 });

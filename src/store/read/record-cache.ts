@@ -14,15 +14,15 @@ import { createByteLru } from '../../common/lru.js';
 export type RecordTable = 'tx' | 'evm_tx';
 
 export interface RecordCache {
-  get(table: RecordTable, sequence: number): string | undefined;
-  set(table: RecordTable, sequence: number, json: string): void;
-  /** Characters of JSON held. */
+  get(table: RecordTable, sequence: number): Buffer | undefined;
+  set(table: RecordTable, sequence: number, json: Buffer): void;
+  /** Bytes of JSON held. */
   readonly size: number;
 }
 
 export interface RecordCacheOptions {
-  /** Most characters of JSON held (about bytes for the ASCII records the indexer writes). */
-  maxChars: number;
+  /** Most bytes of JSON (UTF-8) held. */
+  maxBytes: number;
   ttlMs?: number;
   now?: () => number;
 }
@@ -33,9 +33,9 @@ const DEFAULT_TTL_MS = 5 * 60_000;
 const keyOf = (table: RecordTable, sequence: number) => sequence * 2 + (table === 'tx' ? 0 : 1);
 
 export function createRecordCache(options: RecordCacheOptions): RecordCache {
-  const records = createByteLru<number, string>({
-    maxBytes: options.maxChars,
-    sizeOf: (json) => json.length,
+  const records = createByteLru<number, Buffer>({
+    maxBytes: options.maxBytes,
+    sizeOf: (json) => json.byteLength,
     ttlMs: options.ttlMs ?? DEFAULT_TTL_MS,
     now: options.now,
   });

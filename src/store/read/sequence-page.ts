@@ -1,5 +1,5 @@
 import type { Db } from '../db.js';
-import { decodeRecord } from '../record-codec.js';
+import { decodeRecordBytes } from '../record-codec.js';
 import {
   afterColumn,
   branchLimit,
@@ -83,21 +83,28 @@ export function msgTypeIds(q: SequenceQuery, names: string[]): string {
   return `(SELECT coalesce(array_agg(id), '{}') FROM msg_type WHERE name = ANY(${q.params.add(names)}::text[]))`;
 }
 
-/** A stored tx or EVM tx record as its JSON text (key order as the indexer wrote it). */
+/**
+ * A stored tx or EVM tx record as its JSON text (key order as the indexer wrote it), in UTF-8 bytes:
+ * an answer is assembled from them as bytes, with no string built or encoded per record.
+ */
 export interface RecordRow {
   sequence: number;
-  json: string;
+  json: Buffer;
 }
 
 /** The SQL of a record page: its keys (a `sequence` column, ordered and limited) and its total. */
 export type RecordPageSql = (q: SequenceQuery) => { keys: string; total: string };
 
 /**
- * Pages that miss more records than this read through the cache without filling it: a deep walk or an
- * export would otherwise push out the hot first pages, and churning large records through the cache
- * costs more (in old-generation collections) than reading them did.
+ * Pages past the first (a cursor or an offset) that miss more records than this read through the
+ * cache without filling it: a deep walk or an export would otherwise push out the hot first pages,
+ * and churning large records through the cache costs more (in old-generation collections) than
+ * reading them did. A first page fills it whatever its size: it is what wallets poll, and at the
+ * default limit of 100 it would otherwise never be kept.
  */
 const CACHE_FILLING_MISSES = 25;
+
+const isFirstPage = (request: PageRequest<SequenceCursor>) => !request.after && !request.offset;
 
 /**
  * Runs a page of stored records. Without a cache the records are joined to the keys in the same
@@ -122,7 +129,7 @@ export async function readRecordPage(
           total,
         };
       },
-      (row) => ({ sequence: Number(row.sequence), json: decodeRecord(row.record as Uint8Array) }),
+      (row) => ({ sequence: Number(row.sequence), json: decodeRecordBytes(row.record as Uint8Array) }),
     );
   }
   const page = await readSequencePage(
@@ -134,7 +141,7 @@ export async function readRecordPage(
     },
     (row) => Number(row.sequence),
   );
-  const found = new Map<number, string>();
+  const found = new Map<number, Buffer>();
   const missing: number[] = [];
   for (const sequence of page.rows) {
     const json = cache.get(table, sequence);
@@ -146,10 +153,10 @@ export async function readRecordPage(
       `SELECT sequence, record FROM ${table} WHERE sequence = ANY($1::int8[])`,
       [missing],
     );
-    const admit = missing.length <= CACHE_FILLING_MISSES;
+    const admit = isFirstPage(request) || missing.length <= CACHE_FILLING_MISSES;
     for (const row of rows) {
       const sequence = Number(row.sequence);
-      const json = decodeRecord(row.record);
+      const json = decodeRecordBytes(row.record);
       found.set(sequence, json);
       if (admit) cache.set(table, sequence, json);
     }
@@ -175,5 +182,5 @@ export async function recordByHash(
     `SELECT sequence, record FROM ${table} WHERE hash = $1 ORDER BY sequence DESC LIMIT 1`,
     [hash],
   );
-  return row && { sequence: Number(row.sequence), json: decodeRecord(row.record) };
+  return row && { sequence: Number(row.sequence), json: decodeRecordBytes(row.record) };
 }
