@@ -3,6 +3,7 @@ import { createApiServer } from '../src/api/server.js';
 import { toBech32 } from '../src/chain/address.js';
 import { loadSettings, parse } from '../src/common/config.js';
 import { accountBytes, benchStore, CHAIN_ID, CONTRACT, HOT, MILD, PREFIX, WARM } from './api-data.js';
+import { storePathRates } from './api-store-path.js';
 import { type LoadResult, runLoad, startLoadWorker } from './load.js';
 
 /**
@@ -18,6 +19,9 @@ import { type LoadResult, runLoad, startLoadWorker } from './load.js';
  * - `by_account_with_totals_over_static_page`: limit 10 by account (totals on) over its reference;
  * - `by_account_limit_100_with_totals_over_static_page_100`: the same at limit 100, and the limit-100
  *   route's `by_account_limit_100_p50_ms` / `_p99_ms`; `static_page_100_ratio_to_ceiling`.
+ * - `by_account_over_static_pages_ok`: both ratios ≥ 0.7; `by_account_limit_100_p99_ok`: p99 < 50 ms.
+ * `store_path` (without `--only`): the by-account page's reads alone, no HTTP, cached and uncached
+ * (bench/api-store-path.ts), which shows what bounds the route.
  * The ratios compare like with like only when the route's pages are full, as in the default store
  * (every loaded account has well over 100 txs); `by_account_limit_100_mean_response_bytes` next to
  * `static_page_bytes.limit_100` shows whether they are.
@@ -103,7 +107,8 @@ export async function run(argv: string[]) {
   try {
     const bech = (n: number) => toBech32(PREFIX, accountBytes(n));
     const ordinary = Array.from({ length: 889 }, (_, i) => 200 + i * 19);
-    const accounts = [HOT, ...WARM, ...MILD, ...ordinary].map(bech);
+    const accountNumbers = [HOT, ...WARM, ...MILD, ...ordinary];
+    const accounts = accountNumbers.map(bech);
     pageBody = (await api.app.inject(`/indexer/tx/v1/txs/by_account/${accounts[0]}?pagination.limit=10`))
       .body;
     page100Body = (await api.app.inject(`/indexer/tx/v1/txs/by_account/${accounts[0]}?pagination.limit=100`))
@@ -221,6 +226,13 @@ export async function run(argv: string[]) {
     for (const result of Object.values(results))
       result.ratio_to_ceiling = Number((result.requests_per_s / ceiling).toFixed(3));
     const goals = settings.only ? undefined : goalsOf(results);
+    // The by-account page's reads alone, beside the HTTP figures (skipped by --only).
+    const storePath = settings.only
+      ? undefined
+      : await storePathRates(db, accountNumbers.map(accountBytes), {
+          seconds: settings.seconds,
+          concurrency: settings.connections,
+        });
     return {
       txs: settings.txs,
       deep_page: deepPage,
@@ -233,6 +245,7 @@ export async function run(argv: string[]) {
       pool_size: settings.poolSize,
       static_page_bytes: { limit_10: Buffer.byteLength(pageBody), limit_100: Buffer.byteLength(page100Body) },
       results,
+      store_path: storePath,
       goals,
     };
   } finally {
@@ -269,6 +282,10 @@ function goalsOf(results: Results) {
     by_account_limit_100_mean_response_bytes: Math.round(
       (withTotal100.mb_per_s * 1e6) / Math.max(withTotal100.requests_per_s, 1),
     ),
+    by_account_over_static_pages_ok:
+      withTotal.requests_per_s >= 0.7 * reference.requests_per_s &&
+      withTotal100.requests_per_s >= 0.7 * reference100.requests_per_s,
+    by_account_limit_100_p99_ok: withTotal100.p99_ms < 50,
     by_account_with_totals_ratio_ok: (withTotal.ratio_to_ceiling ?? 0) >= 0.2,
     by_account_with_totals_p99_ms: withTotal.p99_ms,
     by_account_with_totals_p99_ok: withTotal.p99_ms < 20,
