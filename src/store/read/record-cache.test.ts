@@ -127,8 +127,13 @@ describe.each(backends)('pages of records on %s', (backend) => {
     expect(cache.size).toBe(chars(small.rows));
     expect(await listTxs(db, {}, later[0]!, cache)).toEqual(await listTxs(db, {}, later[0]!));
     expect(cache.size).toBe(chars(small.rows));
-    // A first page fills it whatever its size: the page wallets poll, at the default limit of 100.
-    // (It holds the small page's records too.)
+    // A first page of up to 100 records fills it however many it misses: the page wallets poll, at
+    // the default limit. (It holds the small page's records too.) A larger first page does not.
+    const larger = { ...first, limit: 101 };
+    const all = await listTxs(db, {}, larger);
+    expect(all.rows.length).toBeGreaterThan(26);
+    expect(await listTxs(db, {}, larger, cache)).toEqual(all);
+    expect(cache.size).toBe(chars(small.rows));
     const top = await listTxs(db, {}, { ...first, limit: 40 }, cache);
     expect(top.rows).toEqual(expect.arrayContaining(small.rows));
     expect(cache.size).toBe(chars(top.rows));
