@@ -17,7 +17,8 @@ import { PG_URL, pgliteStore, postgresStore, sizeReport } from './ingest-store.j
 
 /**
  * Ingestion speed: a devnet chain of `--blocks` blocks with `--txs-per-block` mixed txs each (generated
- * once into `.weft/bench-devnet/`, reused afterwards) is served by a devnet in a child process; an
+ * once into `.weft/bench-devnet/<vm>-<txs>x<blocks>/`, reused afterwards: a chain of exactly that length,
+ * as the indexer follows the node to its head) is served by a devnet in a child process; an
  * indexer child process backfills it into a throw-away PostgreSQL database and into PGlite. Reported:
  * blocks/s and txs/s, the indexer's peak RSS, database bytes per 1,000 txs, and the ratio of the
  * indexer's rate to the raw rate of fetching the same documents with no processing (same run, same
@@ -163,17 +164,26 @@ async function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') {
   await once(child, 'exit');
 }
 
-/** The stored chain, generated (or extended) first when it is shorter than asked. */
+/**
+ * The stored chain of `blocks` heights, generated first (or extended, after an interrupted generation).
+ * One folder per length: a longer chain would be indexed past `blocks`, and every per-block figure and
+ * the txs count would then include heights the run does not count.
+ */
 async function ensureChain(options: {
   vm: string;
   blocks: number;
   txsPerBlock: number;
   cpuProf: boolean;
 }): Promise<Chain> {
-  const stateDir = join(ROOT, '.weft', 'bench-devnet', `${options.vm}-${options.txsPerBlock}`);
+  const name = `${options.vm}-${options.txsPerBlock}x${options.blocks}`;
+  const stateDir = join(ROOT, '.weft', 'bench-devnet', name);
   const nodeArgs = options.cpuProf ? profileArgs('devnet') : [];
   let chain = await serveChain(stateDir, options.vm, options.blocks, nodeArgs);
-  if (chain.height >= options.blocks) return chain;
+  if (chain.height > options.blocks) {
+    await stop(chain.process);
+    throw new Error(`${stateDir} holds ${chain.height} blocks, not ${options.blocks}: remove it`);
+  }
+  if (chain.height === options.blocks) return chain;
   await stop(chain.process);
   const missing = options.blocks - chain.height;
   process.stderr.write(`bench: generating ${missing} blocks into ${stateDir} (once)\n`);
