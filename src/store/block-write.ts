@@ -1,7 +1,7 @@
-import { createTally, insertRows, jsonTextOf, rowsFrom } from './bulk.js';
+import { createTally, insertRows, rowsFrom } from './bulk.js';
 import { addressKey, type Dictionary } from './dictionary.js';
 import { applyNftChanges, type NftBlock } from './nft-book.js';
-import { encodeRecord } from './record-codec.js';
+import { encodeRecord, recordText } from './record-codec.js';
 import type { IndexedBlock, IndexedEvmTx, IndexedTx } from './records.js';
 import { CheckpointError, type WriteSession } from './write-session.js';
 
@@ -108,7 +108,7 @@ export async function writeBlockBatch(
       txRows.height.push(block.height);
       txRows.signer.push(signerId);
       txRows.set.push(setId);
-      txRows.record.push(encodeRecord(jsonTextOf(t.record)));
+      txRows.record.push(encodeRecord(recordText(t.record)));
       setTxs.add(setId);
       for (const id of ids) {
         edges.account.push(id);
@@ -213,7 +213,7 @@ async function writeEvmTxs(
       rows.hash.push(t.hash);
       rows.height.push(block.height);
       rows.signer.push(signerId);
-      rows.record.push(encodeRecord(jsonTextOf(t.record)));
+      rows.record.push(encodeRecord(recordText(t.record)));
       for (const id of ids) {
         edges.account.push(id);
         edges.sequence.push(sequence);

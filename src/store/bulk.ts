@@ -57,7 +57,7 @@ export function rowsFrom(columns: Columns, alias = 'r', firstParam = 1): RowSour
       unnested.push(`${name}__o`, `${name}__l`);
       outputs.push(`substring(${data}::bytea FROM ${inner}.${name}__o FOR ${inner}.${name}__l) AS ${name}`);
     } else {
-      if (type === 'json') functions.push(`json_array_elements(${param(jsonArray(values))}::json)`);
+      if (type === 'json') functions.push(`json_array_elements(${param(JSON.stringify(values))}::json)`);
       // unnest() would flatten an array of arrays, so each inner array travels as its text form.
       else if (type === 'int4[]')
         functions.push(`unnest(${param(values.map((v) => `{${(v as number[]).join(',')}}`))}::text[])`);
@@ -98,24 +98,6 @@ function packBytes(values: ReadonlyArray<Uint8Array | null | undefined>) {
     offsets: arrayLiteral('int4', offsets),
     lengths: arrayLiteral('int4', lengths),
   };
-}
-
-/** A `json` column's value already serialised (records that came from another thread as text). */
-export class JsonText {
-  constructor(readonly text: string) {}
-}
-
-/** The JSON text of a record: a `JsonText`'s own, else `JSON.stringify`'s. */
-export const jsonTextOf = (value: unknown): string =>
-  value instanceof JsonText ? value.text : JSON.stringify(value);
-
-/** The JSON array of `values`, each `JsonText` as its text: the same text `JSON.stringify` gives. */
-function jsonArray(values: readonly unknown[]): string {
-  if (!values.some((value) => value instanceof JsonText)) return JSON.stringify(values);
-  const texts = values.map((value) =>
-    value instanceof JsonText ? value.text : (JSON.stringify(value) ?? 'null'),
-  );
-  return `[${texts.join(',')}]`;
 }
 
 /** PostgreSQL text cannot hold NUL: chain data with one (a token id, a URI) loses it rather than stopping indexing. */

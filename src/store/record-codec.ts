@@ -53,6 +53,15 @@ const DICTIONARY_V1 = Buffer.from(
   ].join(''),
 );
 
+/** A record already serialised: it crossed from another thread as its JSON text. */
+export class RecordText {
+  constructor(readonly text: string) {}
+}
+
+/** A record's JSON text: a `RecordText`'s own, else `JSON.stringify`'s. */
+export const recordText = (record: unknown): string =>
+  record instanceof RecordText ? record.text : JSON.stringify(record);
+
 export function encodeRecord(json: string): Buffer {
   const payload = deflateRawSync(json, { level: LEVEL, dictionary: DICTIONARY_V1 });
   const out = Buffer.allocUnsafe(payload.length + 1);

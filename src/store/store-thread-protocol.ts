@@ -1,5 +1,5 @@
 import { BaseError } from '../common/errors.js';
-import { JsonText } from './bulk.js';
+import { RecordText } from './record-codec.js';
 import type { IndexedBlock, IndexedEvmTx, IndexedTx } from './records.js';
 import type { BlockWriterOptions } from './writer.js';
 
@@ -69,7 +69,7 @@ export interface BlockOnTheWire extends Omit<IndexedBlock, 'txs' | 'evmTxs'> {
 /**
  * The records are most of a batch (100 blocks of 20 txs: ~10 MB in 160,000 objects). Cloned, they hold
  * up the sending thread for hundreds of milliseconds, then the store's to rebuild them and stringify
- * them for their JSON column; as text, each is one string, and the column takes it as it is.
+ * them to compress them; as text, each is one string, compressed as it is.
  */
 export function blocksToWire(blocks: IndexedBlock[]): BlockOnTheWire[] {
   return blocks.map((block) => ({
@@ -79,9 +79,9 @@ export function blocksToWire(blocks: IndexedBlock[]): BlockOnTheWire[] {
   }));
 }
 
-/** The blocks `blocksToWire` sent, each record a `JsonText` the writer passes to its JSON column. */
+/** The blocks `blocksToWire` sent, each record a `RecordText` the writer compresses as it is. */
 export function blocksFromWire(blocks: BlockOnTheWire[]): IndexedBlock[] {
-  const record = (text: string) => new JsonText(text) as unknown as Record<string, unknown>;
+  const record = (text: string) => new RecordText(text) as unknown as Record<string, unknown>;
   for (const block of blocks) {
     for (const tx of block.txs) (tx as unknown as IndexedTx).record = record(tx.record);
     for (const tx of block.evmTxs) (tx as unknown as IndexedEvmTx).record = record(tx.record);
