@@ -40,7 +40,8 @@ import { PG_URL, pgliteStore, postgresStore, sizeReport } from './ingest-store.j
  *   many heights are fetched and decoded while a batch is written, so `wall_ms_per_block` figures are
  *   sums over heights, not shares of the elapsed time (fetch's is roughly in-flight heights × latency).
  *   `cpu_ms_per_block` is the time of a stage's synchronous sections on the indexer's JavaScript thread
- *   (parse, decode, build), which is that thread's CPU for them on a machine not oversubscribed; null where the work runs in callbacks between other work (fetch: the HTTP client; write: the driver,
+ *   (parse, decode, build), which is that thread's CPU for them on a machine not oversubscribed; null
+ *   where the work runs in callbacks between other work (fetch: the HTTP client; write: the driver,
  *   and PGlite's store). `unattributed_cpu_ms_per_block`: the indexer's CPU no stage accounts for
  *   (start-up, HTTP client, driver, GC, the extensions' writes, PGlite's store).
  * - `schema_bytes_per_tx`: `pg_total_relation_size` summed over every relation of the chain's schema

@@ -114,7 +114,7 @@ function normaliseRequest(request: FastifyRequest): void {
   }
 }
 
-/** Records are ASCII JSON: a character is a byte. */
+/** The record cache, sized in megabytes of records' UTF-8 bytes (0: none). */
 const recordCache = (megabytes: number) =>
   megabytes > 0 ? createRecordCache({ maxBytes: megabytes * 1024 * 1024 }) : undefined;
 

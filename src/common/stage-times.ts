@@ -69,7 +69,7 @@ export function addStageTime(stage: Stage, wallMs: number): void {
   if (totals) totals.wall[stage] += wallMs;
 }
 
-/** Runs the synchronous `fn(arg)`, adding its wall and CPU time to `stage` when stage times are on. */
+/** Runs the synchronous `fn(arg)`, adding its time to `stage` when stage times are on. */
 export function timed<A, R>(stage: Stage, fn: (arg: A) => R, arg: A): R {
   if (!totals) return fn(arg);
   const wall = performance.now();

@@ -40,7 +40,7 @@ export function createPrepare(options: PrepareOptions) {
     const requests = timed('decode', (f) => metaRequests(f.block, f.blockResults, decode), fetched);
     const answers = requests.length > 0 ? await meta.answer(requests, height, context.call) : new Map();
     stageEnd('fetch', fetchStarted);
-    // One timed section for both (each section reads the process CPU twice).
+    // One timed section for both.
     const { block, balanceDeltas } = timed(
       'decode',
       (meta) => ({
