@@ -7,11 +7,10 @@ import { digest } from './digest.js';
 import { loadMigrations, migrate } from './migrate.js';
 import { decodeRecord } from './record-codec.js';
 import { testBackends, useTestDb } from './test-support/backends.js';
-import { syntheticChain } from './test-support/chain.js';
+import { EVM_CHAIN, syntheticChain } from './test-support/chain.js';
 import { createBlockWriter } from './writer.js';
 
 const backends = await testBackends();
-const CHAIN = { chainId: 'minievm-1', vm: 'evm', bech32Prefix: 'init' } as const;
 const chain = syntheticChain({
   blocks: 12,
   txsPerBlock: 5,
@@ -89,9 +88,9 @@ describe.each(backends)('migration 0003 (compressed records) on %s', (backend) =
 
   it('converts a store written before it in place: same rows, same answers, smaller records', async () => {
     const written = await testDb.fresh();
-    await createBlockWriter(written, CHAIN).writeBlocks(chain);
+    await createBlockWriter(written, EVM_CHAIN).writeBlocks(chain);
     const converted = await testDb.fresh();
-    await createBlockWriter(converted, CHAIN).writeBlocks(chain);
+    await createBlockWriter(converted, EVM_CHAIN).writeBlocks(chain);
     await backToJsonRecords(converted);
 
     const records = chain.flatMap((b) => b.txs.map((t) => JSON.stringify(t.record)));
@@ -124,7 +123,7 @@ describe.each(backends)('migration 0003 (compressed records) on %s', (backend) =
       seed: 5,
       evm: true,
     });
-    await createBlockWriter(converted, CHAIN).writeBlocks(
+    await createBlockWriter(converted, EVM_CHAIN).writeBlocks(
       more.slice(12).map((b) => ({ ...b, nftChanges: [] })),
     );
     expect(

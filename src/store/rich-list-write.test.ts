@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkCounters } from './counter-check.js';
 import type { Db } from './db.js';
 import { testBackends, useTestDb } from './test-support/backends.js';
-import { address, makeBlock } from './test-support/chain.js';
+import { address, EVM_CHAIN, makeBlock } from './test-support/chain.js';
 import { CheckpointError, createBlockWriter } from './writer.js';
 
 const backends = await testBackends();
@@ -26,7 +26,7 @@ describe.each(backends)('rich list on %s', (backend) => {
 
   async function initialized() {
     const db = await testDb.fresh();
-    const writer = createBlockWriter(db, { chainId: 'minievm-1', vm: 'evm', bech32Prefix: 'init' });
+    const writer = createBlockWriter(db, EVM_CHAIN);
     await writer.writeBlocks([makeBlock(1, { txs: [{ signer: a }] })]);
     await writer.richList.initialize(10, [
       { account: a, denom: TOKEN, amount: 100n },
@@ -107,7 +107,7 @@ describe.each(backends)('rich list on %s', (backend) => {
 
   it('refuses to apply before a snapshot or at an applied height', async () => {
     const db = await testDb.fresh();
-    const writer = createBlockWriter(db, { chainId: 'minievm-1', vm: 'evm', bech32Prefix: 'init' });
+    const writer = createBlockWriter(db, EVM_CHAIN);
     await expect(writer.richList.apply(1, [])).rejects.toBeInstanceOf(CheckpointError);
     const { writer: ready } = await initialized();
     await expect(ready.richList.apply(10, [])).rejects.toBeInstanceOf(CheckpointError);

@@ -7,13 +7,11 @@ import { type Db, openDb } from './db.js';
 import { digest } from './digest.js';
 import { migrate } from './migrate.js';
 import { openStoreThread } from './store-thread.js';
-import { syntheticChain } from './test-support/chain.js';
+import { EVM_CHAIN, syntheticChain } from './test-support/chain.js';
 import { CheckpointError, createBlockWriter } from './writer.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'weft-store-thread-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const CHAIN = { chainId: 'minievm-1', vm: 'evm', bech32Prefix: 'init' } as const;
 
 describe('a store in a thread of its own', () => {
   it('holds its own store during a transaction, never another store of the process', async () => {
@@ -74,8 +72,8 @@ describe('a store in a thread of its own', () => {
     try {
       await migrate(thread.db);
       await migrate(here);
-      const remote = thread.createWriter(thread.db, CHAIN);
-      const local = createBlockWriter(here, CHAIN);
+      const remote = thread.createWriter(thread.db, EVM_CHAIN);
+      const local = createBlockWriter(here, EVM_CHAIN);
       for (const at of [0, 5]) {
         await remote.writeBlocks(chain.slice(at, at + 5));
         await local.writeBlocks(chain.slice(at, at + 5));

@@ -5,11 +5,10 @@ import { digest } from './digest.js';
 import { decodeRecord } from './record-codec.js';
 import type { IndexedBlock, IndexedInternalTx } from './records.js';
 import { testBackends, useTestDb } from './test-support/backends.js';
-import { address, makeBlock, sha256, syntheticChain } from './test-support/chain.js';
+import { address, EVM_CHAIN, makeBlock, sha256, syntheticChain } from './test-support/chain.js';
 import { CheckpointError, createBlockWriter } from './writer.js';
 
 const backends = await testBackends();
-const CHAIN = { chainId: 'minievm-1', vm: 'evm', bech32Prefix: 'init' } as const;
 
 const chain = syntheticChain({
   blocks: 30,
@@ -22,13 +21,13 @@ const chain = syntheticChain({
 });
 
 async function writeInBatches(db: Db, blocks: IndexedBlock[], sizes: number[]): Promise<void> {
-  let writer = createBlockWriter(db, CHAIN);
+  let writer = createBlockWriter(db, EVM_CHAIN);
   let at = 0;
   for (const size of sizes) {
     await writer.writeBlocks(blocks.slice(at, at + size));
     at += size;
     // A new writer is what a restarted process gets: empty caches, state from the database.
-    if (size % 2 === 1) writer = createBlockWriter(db, CHAIN);
+    if (size % 2 === 1) writer = createBlockWriter(db, EVM_CHAIN);
   }
   expect(at).toBe(blocks.length);
 }
@@ -62,7 +61,7 @@ describe.each(backends)('block writer on %s', (backend) => {
       .filter((t) => Buffer.from(t.signer).equals(Buffer.from(signer!)));
     expect(Number(stat!.txs)).toBe(touching.length);
     expect(Number(stat!.signed)).toBe(signed.length);
-    const writer = createBlockWriter(db, CHAIN);
+    const writer = createBlockWriter(db, EVM_CHAIN);
     expect(await writer.progress()).toEqual({ height: 30, internalTxHeight: 0, richListHeight: 0 });
     expect(await writer.lastBlock()).toEqual({
       height: 30,
@@ -99,7 +98,7 @@ describe.each(backends)('block writer on %s', (backend) => {
 
   it('refuses heights at or below the checkpoint and batches with gaps, changing nothing', async () => {
     const db = await testDb.fresh();
-    const writer = createBlockWriter(db, CHAIN);
+    const writer = createBlockWriter(db, EVM_CHAIN);
     await writer.writeBlocks(chain.slice(0, 5));
     const before = await digest(db);
     const refused = await writer.writeBlocks(chain.slice(4, 6)).catch((err: unknown) => err);
@@ -113,7 +112,7 @@ describe.each(backends)('block writer on %s', (backend) => {
 
   it('leaves nothing of a failed batch behind, in the database or its caches', async () => {
     const db = await testDb.fresh();
-    const writer = createBlockWriter(db, CHAIN);
+    const writer = createBlockWriter(db, EVM_CHAIN);
     await writer.writeBlocks(chain.slice(0, 3));
     const poisoned = structuredClone(chain.slice(3, 6));
     poisoned[2]!.txs[0]!.record = { unserializable: 1n };
@@ -127,9 +126,9 @@ describe.each(backends)('block writer on %s', (backend) => {
 
   it('measures block_time from the previous block, across batches and restarts; 0 after a gap', async () => {
     const db = await testDb.fresh();
-    await createBlockWriter(db, CHAIN).writeBlocks([makeBlock(5), makeBlock(6)]);
-    await createBlockWriter(db, CHAIN).writeBlocks([makeBlock(7)]);
-    await createBlockWriter(db, CHAIN).writeBlocks([makeBlock(10), makeBlock(11)]);
+    await createBlockWriter(db, EVM_CHAIN).writeBlocks([makeBlock(5), makeBlock(6)]);
+    await createBlockWriter(db, EVM_CHAIN).writeBlocks([makeBlock(7)]);
+    await createBlockWriter(db, EVM_CHAIN).writeBlocks([makeBlock(10), makeBlock(11)]);
     const rows = await db.query<{ height: string; block_time: string }>(
       'SELECT height, block_time FROM block ORDER BY height',
     );
@@ -144,8 +143,8 @@ describe.each(backends)('block writer on %s', (backend) => {
 
   it('refuses to write another chain into a schema', async () => {
     const db = await testDb.fresh();
-    await createBlockWriter(db, CHAIN).writeBlocks([makeBlock(1)]);
-    const other = createBlockWriter(db, { ...CHAIN, chainId: 'minievm-2' });
+    await createBlockWriter(db, EVM_CHAIN).writeBlocks([makeBlock(1)]);
+    const other = createBlockWriter(db, { ...EVM_CHAIN, chainId: 'minievm-2' });
     await expect(other.writeBlocks([makeBlock(2)])).rejects.toMatchObject({
       code: 'WEFT_ERR_STORE_CHAIN_MISMATCH',
     });
@@ -153,7 +152,7 @@ describe.each(backends)('block writer on %s', (backend) => {
 
   it('writes internal txs with their own sequence, edges, counters and checkpoint', async () => {
     const db = await testDb.fresh();
-    const writer = createBlockWriter(db, CHAIN);
+    const writer = createBlockWriter(db, EVM_CHAIN);
     await writer.writeBlocks(chain.slice(0, 4));
     const call = (
       height: number,
@@ -213,7 +212,7 @@ describe.each(backends)('accounts the extensions name, on %s', (backend) => {
     ];
     const idsAfter = async (batches: number[][]) => {
       const db = await testDb.fresh();
-      const writer = createBlockWriter(db, CHAIN);
+      const writer = createBlockWriter(db, EVM_CHAIN);
       for (const batch of batches) await writer.writeBlocks(batch.map((h) => blocks[h - 1]!));
       const rows = await db.query<{ id: string; address: Buffer }>(
         'SELECT id, address FROM account ORDER BY id',

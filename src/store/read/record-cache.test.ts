@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testBackends, useTestDb } from '../test-support/backends.js';
-import { syntheticChain } from '../test-support/chain.js';
+import { EVM_CHAIN, syntheticChain } from '../test-support/chain.js';
 import { createBlockWriter } from '../writer.js';
 import { listEvmTxs } from './evm-txs.js';
 import type { PageRequest } from './page.js';
@@ -54,7 +54,6 @@ describe('record cache', () => {
 });
 
 const backends = await testBackends();
-const CHAIN = { chainId: 'minievm-1', vm: 'evm', bech32Prefix: 'init' } as const;
 
 describe.each(backends)('pages of records on %s', (backend) => {
   const testDb = useTestDb(backend);
@@ -69,7 +68,7 @@ describe.each(backends)('pages of records on %s', (backend) => {
       seed: 5,
       evm: true,
     });
-    await createBlockWriter(db, CHAIN).writeBlocks(chain);
+    await createBlockWriter(db, EVM_CHAIN).writeBlocks(chain);
     const account = chain[3]!.txs[1]!.signer;
     const cache = createRecordCache({ maxBytes: 1_000_000 });
 
@@ -106,7 +105,7 @@ describe.each(backends)('pages of records on %s', (backend) => {
   it('read through the cache without filling it when a later page misses many records', async () => {
     const db = await testDb.fresh();
     const chain = syntheticChain({ blocks: 12, txsPerBlock: 5, accountsPerTx: 3, accounts: 9, seed: 6 });
-    await createBlockWriter(db, CHAIN).writeBlocks(chain);
+    await createBlockWriter(db, EVM_CHAIN).writeBlocks(chain);
     const cache = createRecordCache({ maxBytes: 1_000_000 });
     const chars = (rows: Array<{ json: Buffer }>) => rows.reduce((n, row) => n + row.json.byteLength, 0);
     const first = { offset: 0, limit: 5, descending: false, countTotal: true };
