@@ -275,7 +275,7 @@ export async function benchStore(settings: {
   txs: number;
   rebuild: boolean;
   poolSize: number;
-}): Promise<{ db: Db; buildSeconds: number | null }> {
+}): Promise<{ db: Db; database: string; buildSeconds: number | null }> {
   const blocks = Math.ceil(settings.txs / TXS_PER_BLOCK);
   const database = `weft_bench_api_${settings.txs}`;
   const exists =
@@ -289,7 +289,7 @@ export async function benchStore(settings: {
     const [row] = await db
       .query<{ height: string }>(`SELECT height FROM progress WHERE name = 'rich_list'`)
       .catch(() => []);
-    if (row && Number(row.height) === blocks) return { db, buildSeconds: null };
+    if (row && Number(row.height) === blocks) return { db, database, buildSeconds: null };
     await db.close();
   }
   if (exists) await admin(settings.dsn, `DROP DATABASE ${database} WITH (FORCE)`);
@@ -314,5 +314,5 @@ export async function benchStore(settings: {
   // The state autovacuum reaches on insert-only tables: statistics, and visibility maps that let
   // the edge tables answer from their indexes alone.
   await db.exec('VACUUM ANALYZE');
-  return { db, buildSeconds: (performance.now() - started) / 1000 };
+  return { db, database, buildSeconds: (performance.now() - started) / 1000 };
 }

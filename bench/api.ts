@@ -2,6 +2,7 @@ import { encodeKey } from '../src/api/pagination.js';
 import { createApiServer } from '../src/api/server.js';
 import { toBech32 } from '../src/chain/address.js';
 import { loadSettings, parse } from '../src/common/config.js';
+import { type CpuPerRequest, cpuMeter } from './api-cpu.js';
 import { accountBytes, benchStore, CHAIN_ID, CONTRACT, HOT, MILD, PREFIX, WARM } from './api-data.js';
 import { storePathRates } from './api-store-path.js';
 import { type LoadResult, runLoad, startLoadWorker } from './load.js';
@@ -22,6 +23,11 @@ import { type LoadResult, runLoad, startLoadWorker } from './load.js';
  * - `by_account_over_static_pages_ok`: both ratios ≥ 0.7; `by_account_limit_100_p99_ok`: p99 < 50 ms.
  * `store_path` (without `--only`): the by-account page's reads alone, no HTTP, cached and uncached
  * (bench/api-store-path.ts), which shows what bounds the route.
+ * Every scenario has `cpu_per_request` (bench/api-cpu.ts): the API's, the load generator's and the
+ * PostgreSQL backends' CPU per request. The machine is saturated during a scenario, so a route can reach
+ * at most its reference's CPU per request over its own of the reference's rate: in `goals`,
+ * `…_cpu_bound` next to each by-account ratio, and `…_cpu_bound_without_api_work` with the API's own
+ * work for the page at zero (PostgreSQL and the load generator as measured).
  * The ratios compare like with like only when the route's pages are full, as in the default store
  * (every loaded account has well over 100 txs); `by_account_limit_100_mean_response_bytes` next to
  * `static_page_bytes.limit_100` shows whether they are.
@@ -81,7 +87,7 @@ export async function run(argv: string[]) {
     },
     { argv, env: {} },
   );
-  const { db, buildSeconds } = await benchStore(settings);
+  const { db, database, buildSeconds } = await benchStore(settings);
   let pageBody = '';
   let page100Body = '';
   const api = await createApiServer({
@@ -104,6 +110,7 @@ export async function run(argv: string[]) {
   });
   const base = await api.listen('127.0.0.1', 0);
   const child = startLoadWorker();
+  const meter = await cpuMeter(settings.dsn, database, child.pid!);
   try {
     const bech = (n: number) => toBech32(PREFIX, accountBytes(n));
     const ordinary = Array.from({ length: 889 }, (_, i) => 200 + i * 19);
@@ -204,7 +211,10 @@ export async function run(argv: string[]) {
         accounts.map((a) => `/indexer/tx/v1/txs/by_account/${a}?pagination.limit=10`),
       ],
     ];
-    const results: Record<string, LoadResult & { distinct_urls: number; ratio_to_ceiling?: number }> = {};
+    const results: Record<
+      string,
+      LoadResult & { distinct_urls: number; cpu_per_request: CpuPerRequest; ratio_to_ceiling?: number }
+    > = {};
     // A short warm-up so the first scenario does not pay for JIT and connections.
     await runLoad(child, {
       base,
@@ -214,13 +224,15 @@ export async function run(argv: string[]) {
     });
     for (const [name, paths] of scenarios) {
       if (settings.only && !name.includes(settings.only) && !/^(ceiling|reference)/.test(name)) continue;
+      await meter.start();
       const result = await runLoad(child, {
         base,
         paths,
         connections: settings.connections,
         seconds: settings.seconds,
       });
-      results[name] = { ...result, distinct_urls: new Set(paths).size };
+      const cpu = await meter.stop(result.requests_per_s * settings.seconds);
+      results[name] = { ...result, distinct_urls: new Set(paths).size, cpu_per_request: cpu };
     }
     const ceiling = results['ceiling: trivial JSON route']!.requests_per_s;
     for (const result of Object.values(results))
@@ -249,13 +261,26 @@ export async function run(argv: string[]) {
       goals,
     };
   } finally {
+    await meter.close();
     child.kill();
     await api.close();
     await db.close();
   }
 }
 
-type Results = Record<string, LoadResult & { ratio_to_ceiling?: number }>;
+type Results = Record<string, LoadResult & { cpu_per_request: CpuPerRequest; ratio_to_ceiling?: number }>;
+
+/** The rate ratio the CPU allows a route against its reference on a saturated machine. */
+const cpuBound = (route: CpuPerRequest, reference: CpuPerRequest) =>
+  Number((reference.total_us / Math.max(route.total_us, 1)).toFixed(3));
+
+/**
+ * The same with the API's own work for the route at zero: the API costing what sending the
+ * reference costs it, the load generator and PostgreSQL as measured. Below 0.7, no change to the API
+ * process reaches the goal; only less store or load-generator CPU per request would.
+ */
+const cpuBoundWithoutApiWork = (route: CpuPerRequest, reference: CpuPerRequest) =>
+  Number((reference.total_us / Math.max(reference.api_us + route.load_us + route.postgres_us, 1)).toFixed(3));
 
 function goalsOf(results: Results) {
   const withTotal = results['txs by account, limit 10, count_total=true']!;
@@ -276,6 +301,25 @@ function goalsOf(results: Results) {
     static_page_100_ratio_to_ceiling: reference100.ratio_to_ceiling,
     by_account_limit_100_with_totals_over_static_page_100: Number(
       (withTotal100.requests_per_s / reference100.requests_per_s).toFixed(3),
+    ),
+    // The same ratios as CPU allows them: each reference's CPU per request (API, load generator,
+    // PostgreSQL) over the route's. The route's extra CPU is its store work; these show how far the
+    // ratios can rise with no idle time left.
+    by_account_with_totals_over_static_page_cpu_bound: cpuBound(
+      withTotal.cpu_per_request,
+      reference.cpu_per_request,
+    ),
+    by_account_limit_100_over_static_page_100_cpu_bound: cpuBound(
+      withTotal100.cpu_per_request,
+      reference100.cpu_per_request,
+    ),
+    by_account_with_totals_over_static_page_cpu_bound_without_api_work: cpuBoundWithoutApiWork(
+      withTotal.cpu_per_request,
+      reference.cpu_per_request,
+    ),
+    by_account_limit_100_over_static_page_100_cpu_bound_without_api_work: cpuBoundWithoutApiWork(
+      withTotal100.cpu_per_request,
+      reference100.cpu_per_request,
     ),
     by_account_limit_100_p50_ms: withTotal100.p50_ms,
     by_account_limit_100_p99_ms: withTotal100.p99_ms,
