@@ -51,6 +51,21 @@ describe('record cache', () => {
     expect(cache.get('tx', 1)).toBeUndefined();
     expect(cache.size).toBe('{"evm":1}'.length);
   });
+
+  it('keeps a record in memory of its own, so what it counts is what it holds', () => {
+    const cache = createRecordCache({ maxBytes: 1000 });
+    // As zlib's one-shot inflate returns it: a slice of a 16 KB chunk.
+    const chunk = Buffer.alloc(16 * 1024, 'x');
+    chunk.write('{"tx":1}', 100);
+    cache.set('tx', 1, chunk.subarray(100, 108));
+    const kept = cache.get('tx', 1)!;
+    expect([kept.toString(), kept.buffer.byteLength, cache.size]).toEqual(['{"tx":1}', 8, 8]);
+    // A buffer of the record's own size is kept as it is.
+    const own = Buffer.allocUnsafeSlow(8);
+    own.write('{"tx":2}');
+    cache.set('tx', 2, own);
+    expect(cache.get('tx', 2)).toBe(own);
+  });
 });
 
 const backends = await testBackends();

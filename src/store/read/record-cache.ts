@@ -32,6 +32,21 @@ const DEFAULT_TTL_MS = 5 * 60_000;
 /** Both families in one cache, keyed by number (no key strings built per read): the low bit is the family. */
 const keyOf = (table: RecordTable, sequence: number) => sequence * 2 + (table === 'tx' ? 0 : 1);
 
+/**
+ * The record in memory of its own. A slice of a larger buffer (zlib's 16 KB output chunk, an 8 KB pool
+ * slab) keeps all of it alive while the cache counts the slice: records from zlib's one-shot inflate
+ * held 3 to 7 times what the cache counted.
+ */
+function owned(json: Buffer): Buffer {
+  if (json.buffer.byteLength <= json.byteLength + OWN_SLACK) return json;
+  const copy = Buffer.allocUnsafeSlow(json.byteLength);
+  json.copy(copy);
+  return copy;
+}
+
+/** Bytes past a record that its buffer may hold and still count as its own (a spare byte zlib needs). */
+const OWN_SLACK = 64;
+
 export function createRecordCache(options: RecordCacheOptions): RecordCache {
   const records = createByteLru<number, Buffer>({
     maxBytes: options.maxBytes,
@@ -42,7 +57,7 @@ export function createRecordCache(options: RecordCacheOptions): RecordCache {
   return {
     get: (table, sequence) => records.get(keyOf(table, sequence)),
     set(table, sequence, json) {
-      records.set(keyOf(table, sequence), json);
+      records.set(keyOf(table, sequence), owned(json));
     },
     get size() {
       return records.calculatedSize;
