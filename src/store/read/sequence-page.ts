@@ -96,23 +96,10 @@ export interface RecordRow {
 export type RecordPageSql = (q: SequenceQuery) => { keys: string; total: string };
 
 /**
- * Pages that miss more records than this read through the cache without filling it: a deep walk or
- * an export would otherwise push out the hot first pages, and churning large records through the
- * cache costs more (in old-generation collections) than reading them did. A first page (no cursor,
- * no offset) of up to `FILLING_FIRST_PAGE` records fills it however many it misses: that is the page
- * wallets poll, and at the API's default limit of 100 it would otherwise never be kept.
- */
-const CACHE_FILLING_MISSES = 25;
-const FILLING_FIRST_PAGE = 100;
-
-const fillsCache = (request: PageRequest<SequenceCursor>, misses: number) =>
-  misses <= CACHE_FILLING_MISSES ||
-  (!request.after && !request.offset && request.limit <= FILLING_FIRST_PAGE);
-
-/**
  * Runs a page of stored records. Without a cache the records are joined to the keys in the same
  * statement. With one, the statement reads the keys and the total only, and the records the cache
- * lacks are read by primary key in a second statement (none when the cache has them all).
+ * lacks are read by primary key in a second statement (none when the cache has them all) and offered
+ * to it (`RecordCache.offer`: kept when read again within its reach).
  */
 export async function readRecordPage(
   db: Db,
@@ -156,12 +143,11 @@ export async function readRecordPage(
       `SELECT sequence, record FROM ${table} WHERE sequence = ANY($1::int8[])`,
       [missing],
     );
-    const admit = fillsCache(request, missing.length);
     for (const row of rows) {
       const sequence = Number(row.sequence);
       const json = decodeRecordBytes(row.record);
       found.set(sequence, json);
-      if (admit) cache.set(table, sequence, json);
+      cache.offer(table, sequence, json);
     }
   }
   return {
