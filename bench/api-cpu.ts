@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { processCpuMs } from './ingest-cpu.js';
+import { databaseBackends, processCpuMs } from './ingest-cpu.js';
 
 /**
  * Where a scenario's CPU goes, per request: the API (this process, which serves it), the load generator
@@ -25,13 +25,12 @@ export interface CpuMeter {
 export async function cpuMeter(adminDsn: string, database: string, loadPid: number): Promise<CpuMeter> {
   const client = new pg.Client({ connectionString: adminDsn });
   await client.connect();
-  const backends = async () => {
-    const { rows } = await client.query<{ pid: number }>(
-      `SELECT pid FROM pg_stat_activity WHERE datname = $1 AND backend_type = 'client backend'`,
-      [database],
+  const backends = async () =>
+    new Map(
+      (await databaseBackends(client, database))
+        .filter((r) => r.backend_type === 'client backend')
+        .map((r) => [r.pid, processCpuMs(r.pid) ?? 0]),
     );
-    return new Map(rows.map((r) => [r.pid, processCpuMs(r.pid) ?? 0]));
-  };
   let at: { api: NodeJS.CpuUsage; load: number; postgres: Map<number, number> } | undefined;
   return {
     async start() {

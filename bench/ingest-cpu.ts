@@ -50,6 +50,18 @@ export interface BackendSampler {
   close(): Promise<void>;
 }
 
+/** The server processes connected to `database` (client backends, autovacuum workers, …). */
+export async function databaseBackends(
+  client: pg.Client,
+  database: string,
+): Promise<Array<{ pid: number; backend_type: string }>> {
+  const { rows } = await client.query<{ pid: number; backend_type: string }>(
+    'SELECT pid, backend_type FROM pg_stat_activity WHERE datname = $1',
+    [database],
+  );
+  return rows;
+}
+
 /**
  * Samples the CPU of the backends connected to `database`. Backends already there when it starts
  * (the bench's own connection, which ran the migrations) are left out.
@@ -57,13 +69,7 @@ export interface BackendSampler {
 export async function backendCpuSampler(adminUrl: string, database: string): Promise<BackendSampler> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
-  const list = async () =>
-    (
-      await client.query<{ pid: number; backend_type: string }>(
-        'SELECT pid, backend_type FROM pg_stat_activity WHERE datname = $1',
-        [database],
-      )
-    ).rows;
+  const list = () => databaseBackends(client, database);
   const excluded = new Set((await list()).map((r) => r.pid));
   const last = new Map<number, { ms: number; autovacuum: boolean }>();
   return {

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { IndexedBlock, IndexedEvmTx, IndexedTx, NftChange, NftKey } from '../records.js';
 
-/** Deterministic 20-byte (or 32-byte) address number `n`. */
 /** The writer options of the synthetic EVM chain the store tests write. */
 export const EVM_CHAIN = { chainId: 'minievm-1', vm: 'evm', bech32Prefix: 'init' } as const;
 
+/** Deterministic 20-byte (or 32-byte) address number `n`. */
 export function address(n: number, size = 20): Uint8Array {
   const bytes = new Uint8Array(size);
   bytes[0] = size === 32 ? 0xaa : 0x11;
