@@ -1,5 +1,6 @@
 import { createTally, insertRows, rowsFrom } from './bulk.js';
 import { addressKey, type Dictionary } from './dictionary.js';
+import { appendEdges } from './edge-pack.js';
 import { applyNftChanges, type NftBlock } from './nft-book.js';
 import { encodeRecord, recordText } from './record-codec.js';
 import type { IndexedBlock, IndexedEvmTx, IndexedTx } from './records.js';
@@ -93,6 +94,7 @@ export async function writeBlockBatch(
     record: [] as Buffer[],
   };
   const edges = { account: [] as number[], sequence: [] as number[], set: [] as number[] };
+  const signed = { account: [] as number[], sequence: [] as number[], set: [] as number[] };
   const setTxs = createTally<number>();
   const accountSetTxs = createTally<string>();
   const accountSetSigned = createTally<string>();
@@ -117,6 +119,9 @@ export async function writeBlockBatch(
         accountSetTxs.add(`${id}:${setId}`);
       }
       accountSetSigned.add(`${signerId}:${setId}`);
+      signed.account.push(signerId);
+      signed.sequence.push(sequence);
+      signed.set.push(setId);
       txsByIndex.set(t.index, { sequence, signerId, nfts: t.nfts });
     }
     nftBlocks.push({
@@ -137,11 +142,8 @@ export async function writeBlockBatch(
     msg_set_id: ['int4', txRows.set],
     record: ['bytea', txRows.record],
   });
-  await insertRows(tx, 'tx_account', {
-    account_id: ['int8', edges.account],
-    sequence: ['int8', edges.sequence],
-    msg_set_id: ['int4', edges.set],
-  });
+  await appendEdges(tx, 'tx_account_pack', edges);
+  await appendEdges(tx, 'tx_signer_pack', signed);
 
   await writeEvmTxs(session, blocks, accountIds);
   await applyNftChanges(session, dictionaries.accounts, accountIds, nftBlocks);
@@ -205,6 +207,7 @@ async function writeEvmTxs(
     record: [] as Buffer[],
   };
   const edges = { account: [] as number[], sequence: [] as number[] };
+  const signed = { account: [] as number[], sequence: [] as number[] };
   for (const block of blocks) {
     for (const t of block.evmTxs) {
       sequence += 1;
@@ -220,6 +223,8 @@ async function writeEvmTxs(
         session.addAccountStat(id, 'evm_txs');
       }
       session.addAccountStat(signerId, 'signed_evm_txs');
+      signed.account.push(signerId);
+      signed.sequence.push(sequence);
     }
   }
   if (rows.sequence.length === 0) return;
@@ -231,8 +236,6 @@ async function writeEvmTxs(
     signer_id: ['int8', rows.signer],
     record: ['bytea', rows.record],
   });
-  await insertRows(session.tx, 'evm_tx_account', {
-    account_id: ['int8', edges.account],
-    sequence: ['int8', edges.sequence],
-  });
+  await appendEdges(session.tx, 'evm_tx_account_pack', edges);
+  await appendEdges(session.tx, 'evm_tx_signer_pack', signed);
 }

@@ -24,19 +24,36 @@ const CHECKS: Record<string, string> = {
   account_stat: `
     WITH real AS (
       SELECT a.id,
-        (SELECT count(*) FROM tx_account e WHERE e.account_id = a.id) AS txs,
-        (SELECT count(*) FROM tx t WHERE t.signer_id = a.id) AS signed_txs,
-        (SELECT count(*) FROM evm_tx_account e WHERE e.account_id = a.id) AS evm_txs,
-        (SELECT count(*) FROM evm_tx t WHERE t.signer_id = a.id) AS signed_evm_txs,
-        (SELECT count(*) FROM evm_internal_tx_account e WHERE e.account_id = a.id) AS internal_txs,
-        (SELECT count(*) FROM nft n WHERE n.owner_id = a.id) AS nfts,
-        (SELECT count(DISTINCT n.collection_id) FROM nft n WHERE n.owner_id = a.id) AS collections
+        coalesce(txs.n, 0) AS txs, coalesce(signed.n, 0) AS signed_txs,
+        coalesce(evm.n, 0) AS evm_txs, coalesce(evm_signed.n, 0) AS signed_evm_txs,
+        coalesce(internal.n, 0) AS internal_txs, coalesce(nfts.n, 0) AS nfts, coalesce(nfts.c, 0) AS collections
       FROM account a
+      LEFT JOIN (SELECT account_id, count(*) AS n FROM tx_account GROUP BY 1) txs ON txs.account_id = a.id
+      LEFT JOIN (SELECT signer_id, count(*) AS n FROM tx GROUP BY 1) signed ON signed.signer_id = a.id
+      LEFT JOIN (SELECT account_id, count(*) AS n FROM evm_tx_account GROUP BY 1) evm ON evm.account_id = a.id
+      LEFT JOIN (SELECT signer_id, count(*) AS n FROM evm_tx GROUP BY 1) evm_signed ON evm_signed.signer_id = a.id
+      LEFT JOIN (SELECT account_id, count(*) AS n FROM evm_internal_tx_account GROUP BY 1) internal
+        ON internal.account_id = a.id
+      LEFT JOIN (SELECT owner_id, count(*) AS n, count(DISTINCT collection_id) AS c FROM nft GROUP BY 1) nfts
+        ON nfts.owner_id = a.id
     )
     SELECT r.*, s.* FROM real r LEFT JOIN account_stat s ON s.account_id = r.id
     WHERE (coalesce(s.txs, 0), coalesce(s.signed_txs, 0), coalesce(s.evm_txs, 0), coalesce(s.signed_evm_txs, 0),
            coalesce(s.internal_txs, 0), coalesce(s.nfts, 0), coalesce(s.collections, 0))
        <> (r.txs, r.signed_txs, r.evm_txs, r.signed_evm_txs, r.internal_txs, r.nfts, r.collections)`,
+  // The signed lists (packed, edge-pack.ts) hold each tx under its signer, with its msg set.
+  signer_packs: `
+    SELECT 'tx' AS family, * FROM (
+      SELECT p.account_id, e.sequence, e.msg_set_id
+      FROM tx_signer_pack p CROSS JOIN LATERAL unnest(p.sequences, p.msg_set_ids) AS e(sequence, msg_set_id)
+    ) packed FULL JOIN (SELECT signer_id AS account_id, sequence, msg_set_id FROM tx) t
+      USING (account_id, sequence, msg_set_id)
+    WHERE packed IS NULL OR t IS NULL
+    UNION ALL
+    SELECT 'evm_tx', *, NULL FROM (
+      SELECT p.account_id, e.sequence FROM evm_tx_signer_pack p CROSS JOIN LATERAL unnest(p.sequences) AS e(sequence)
+    ) packed FULL JOIN (SELECT signer_id AS account_id, sequence FROM evm_tx) t USING (account_id, sequence)
+    WHERE packed IS NULL OR t IS NULL`,
   account_msg_set: `
     WITH real AS (
       SELECT e.account_id, e.msg_set_id, count(*) AS txs,

@@ -1,6 +1,8 @@
 import { BaseError } from '../common/errors.js';
 import { insertRows } from './bulk.js';
+import { createCallPacker } from './call-codec.js';
 import { addressKey, type Dictionary } from './dictionary.js';
+import { appendEdges } from './edge-pack.js';
 import type { IndexedInternalTx } from './records.js';
 import { CheckpointError, type WriteSession } from './write-session.js';
 
@@ -54,11 +56,8 @@ export async function writeInternalTxHeights(
 
   let sequence = session.counter('internal_tx');
   const edges = { account: [] as number[], sequence: [] as number[] };
-  const sequences: number[] = [];
-  const parentSequences: number[] = [];
-  const fromIds: number[] = [];
-  const toIds: Array<number | null> = [];
-  for (const { call } of calls) {
+  const packer = createCallPacker();
+  for (const { height, call } of calls) {
     const parent = parents.get(addressKey(call.txHash));
     if (parent === undefined) {
       throw new BaseError(
@@ -69,35 +68,15 @@ export async function writeInternalTxHeights(
     sequence += 1;
     const fromId = ids.get(addressKey(call.from))!;
     const toId = call.to ? ids.get(addressKey(call.to))! : null;
-    sequences.push(sequence);
-    parentSequences.push(parent);
-    fromIds.push(fromId);
-    toIds.push(toId);
+    packer.add(sequence, parent, height, call);
     for (const id of new Set(toId === null ? [fromId] : [fromId, toId])) {
       edges.account.push(id);
       edges.sequence.push(sequence);
       session.addAccountStat(id, 'internal_txs');
     }
   }
-  session.counters.add('internal_tx', sequences.length);
-  await insertRows(session.tx, 'evm_internal_tx', {
-    sequence: ['int8', sequences],
-    height: ['int8', calls.map((c) => c.height)],
-    evm_tx_sequence: ['int8', parentSequences],
-    index: ['int4', calls.map((c) => c.call.index)],
-    parent_index: ['int4', calls.map((c) => c.call.parentIndex)],
-    type: ['text', calls.map((c) => c.call.type)],
-    from_id: ['int8', fromIds],
-    to_id: ['int8', toIds],
-    input: ['bytea', calls.map((c) => c.call.input)],
-    output: ['bytea', calls.map((c) => c.call.output)],
-    value: ['bytea', calls.map((c) => c.call.value)],
-    gas: ['bytea', calls.map((c) => c.call.gas)],
-    gas_used: ['bytea', calls.map((c) => c.call.gasUsed)],
-  });
-  await insertRows(session.tx, 'evm_internal_tx_account', {
-    account_id: ['int8', edges.account],
-    sequence: ['int8', edges.sequence],
-  });
+  session.counters.add('internal_tx', calls.length);
+  await insertRows(session.tx, 'evm_internal_tx_pack', packer.take(true));
+  await appendEdges(session.tx, 'evm_internal_tx_account_pack', edges);
   session.setProgress('internal_tx', last);
 }

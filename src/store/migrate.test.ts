@@ -19,7 +19,7 @@ describe.each(backends)('migrate on %s', (backend) => {
     );
     expect(recorded).toEqual(shipped.map((m) => ({ version: m.version, name: m.name })));
     const tables = await db.query<{ n: number }>(
-      `SELECT count(*)::int4 AS n FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'tx_account'`,
+      `SELECT count(*)::int4 AS n FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'tx_account_pack'`,
     );
     expect(tables).toEqual([{ n: 1 }]);
   });

@@ -110,8 +110,8 @@ export async function deriveCreations(
     `SELECT c.account_id, f.signer_id, f.height, b.timestamp
      FROM ROWS FROM (unnest($1::int8[]), unnest($2::int8[])) AS c(account_id, bound)
      CROSS JOIN LATERAL (
-       SELECT e.sequence FROM tx_account e
-       WHERE e.account_id = c.account_id AND e.sequence <= c.bound ORDER BY e.sequence LIMIT 1
+       SELECT p.first_sequence AS sequence FROM tx_account_pack p
+       WHERE p.account_id = c.account_id AND p.first_sequence <= c.bound ORDER BY p.first_sequence LIMIT 1
      ) s
      JOIN tx f ON f.sequence = s.sequence
      JOIN block b ON b.height = f.height`,

@@ -67,8 +67,10 @@ export class RecordText {
 export const recordText = (record: unknown): string =>
   record instanceof RecordText ? record.text : JSON.stringify(record);
 
-export function encodeRecord(json: string): Buffer {
-  const text = Buffer.from(json, 'utf8');
+export const encodeRecord = (json: string): Buffer => encodeRecordBytes(Buffer.from(json, 'utf8'));
+
+/** Any bytes in the record format (`decodeRecordBytes` gives them back): an EVM tx's call frames too. */
+export function encodeRecordBytes(text: Buffer): Buffer {
   // Records compress about fivefold: an output chunk of half the text is one allocation, not 16 KB.
   const payload = deflateRawSync(text, {
     level: LEVEL,

@@ -1,4 +1,5 @@
 import type { Db } from '../db.js';
+import { packedKeys } from './packed-keys.js';
 import type { Page, PageRequest } from './page.js';
 import type { RecordCache } from './record-cache.js';
 import { type RecordRow, readRecordPage, recordByHash, type SequenceCursor } from './sequence-page.js';
@@ -36,11 +37,7 @@ export function evmTxsByAccount(
     request,
     (q) => {
       const id = q.accountId(filter.account);
-      const keys = filter.signer
-        ? `SELECT x.sequence FROM evm_tx x WHERE x.signer_id = ${id} AND ${q.afterCursor('x.sequence')}
-           ORDER BY x.sequence ${q.dir} ${q.limit}`
-        : `SELECT e.sequence FROM evm_tx_account e WHERE e.account_id = ${id} AND ${q.afterCursor('e.sequence')}
-           ORDER BY e.sequence ${q.dir} ${q.limit}`;
+      const keys = packedKeys(q, filter.signer ? 'evm_tx_signer_pack' : 'evm_tx_account_pack', id);
       return {
         keys,
         total: `SELECT ${filter.signer ? 'signed_evm_txs' : 'evm_txs'} FROM account_stat WHERE account_id = ${id}`,

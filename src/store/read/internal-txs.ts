@@ -1,4 +1,6 @@
+import { type CallFrame, decodeCalls } from '../call-codec.js';
 import type { Db } from '../db.js';
+import { frameKeys, packedKeys } from './packed-keys.js';
 import type { Page, PageRequest, Row } from './page.js';
 import { readSequencePage, type SequenceCursor } from './sequence-page.js';
 
@@ -20,30 +22,33 @@ export interface InternalTxRow {
   gasUsed: Uint8Array;
 }
 
-const internalTxRow = (row: Row): InternalTxRow => ({
-  sequence: Number(row.sequence),
-  height: Number(row.height),
-  txHash: row.tx_hash as Uint8Array,
-  index: Number(row.index),
-  parentIndex: Number(row.parent_index),
-  type: row.type as string,
-  from: (row.from_address as Uint8Array | null) ?? null,
-  to: (row.to_address as Uint8Array | null) ?? null,
-  input: row.input as Uint8Array,
-  output: row.output as Uint8Array,
-  value: row.value as Uint8Array,
-  gas: row.gas as Uint8Array,
-  gasUsed: row.gas_used as Uint8Array,
-});
+/**
+ * Maps the rows of `framesOf`: each row's frame out of its tx's frames, decoded once per page however
+ * many of its frames the page holds.
+ */
+function internalTxRows(): (row: Row) => InternalTxRow {
+  const decoded = new Map<string, CallFrame[]>();
+  return (row) => {
+    const first = String(row.first_sequence);
+    let frames = decoded.get(first);
+    if (!frames) {
+      frames = decodeCalls(row.frames as Uint8Array);
+      decoded.set(first, frames);
+    }
+    const sequence = Number(row.sequence);
+    const frame = frames[sequence - Number(first)];
+    if (!frame) throw new Error(`internal tx ${sequence} is missing from its tx's frames`);
+    return { sequence, height: Number(row.height), txHash: row.tx_hash as Uint8Array, ...frame };
+  };
+}
 
-/** The frames of the page's sequences, with their tx hash and addresses. */
-const framesOf = (
-  keys: string,
-) => `SELECT i.sequence, i.height, t.hash AS tx_hash, i.index, i.parent_index, i.type,
-    fa.address AS from_address, ta.address AS to_address, i.input, i.output, i.value, i.gas, i.gas_used
-  FROM (${keys}) q JOIN evm_internal_tx i ON i.sequence = q.sequence
-  JOIN evm_tx t ON t.sequence = i.evm_tx_sequence
-  LEFT JOIN account fa ON fa.id = i.from_id LEFT JOIN account ta ON ta.id = i.to_id`;
+/** The page's sequences with their tx's frames (the last run starting at or before each) and tx hash. */
+const framesOf = (keys: string) => `SELECT q.sequence, c.first_sequence, c.height, t.hash AS tx_hash, c.frames
+  FROM (${keys}) q
+  CROSS JOIN LATERAL (
+    SELECT * FROM evm_internal_tx_pack c WHERE c.first_sequence <= q.sequence ORDER BY c.first_sequence DESC LIMIT 1
+  ) c
+  JOIN evm_tx t ON t.sequence = c.evm_tx_sequence`;
 
 export function listInternalTxs(
   db: Db,
@@ -53,11 +58,10 @@ export function listInternalTxs(
     db,
     request,
     (q) => ({
-      page: framesOf(`SELECT i.sequence FROM evm_internal_tx i WHERE ${q.afterCursor('i.sequence')}
-        ORDER BY i.sequence ${q.dir} ${q.limit}`),
+      page: framesOf(frameKeys(q, () => 'true')),
       total: `SELECT n FROM counter WHERE name = 'internal_tx'`,
     }),
-    internalTxRow,
+    internalTxRows(),
   );
 }
 
@@ -73,16 +77,15 @@ export function internalTxsByAccount(
     (q) => {
       const id = q.accountId(account);
       return {
-        page: framesOf(`SELECT e.sequence FROM evm_internal_tx_account e WHERE e.account_id = ${id}
-          AND ${q.afterCursor('e.sequence')} ORDER BY e.sequence ${q.dir} ${q.limit}`),
+        page: framesOf(packedKeys(q, 'evm_internal_tx_account_pack', id)),
         total: `SELECT internal_txs FROM account_stat WHERE account_id = ${id}`,
       };
     },
-    internalTxRow,
+    internalTxRows(),
   );
 }
 
-/** Frames whose `column` holds `value`, with their total counted (a block's or a tx's frames are few). */
+/** Frames of the runs whose `column` holds `value`, with their total counted (a block's or a tx's frames are few). */
 function framesWhere(
   db: Db,
   column: 'height' | 'evm_tx_sequence',
@@ -93,14 +96,13 @@ function framesWhere(
     db,
     request,
     (q) => {
-      const where = `i.${column} = ${q.params.add(value)}`;
+      const v = q.params.add(value);
       return {
-        page: framesOf(`SELECT i.sequence FROM evm_internal_tx i WHERE ${where} AND ${q.afterCursor('i.sequence')}
-          ORDER BY i.sequence ${q.dir} ${q.limit}`),
-        total: `SELECT count(*) FROM evm_internal_tx i WHERE ${where}`,
+        page: framesOf(frameKeys(q, (a) => `${a}.${column} = ${v}`)),
+        total: `SELECT sum(c.frame_count) FROM evm_internal_tx_pack c WHERE c.${column} = ${v}`,
       };
     },
-    internalTxRow,
+    internalTxRows(),
   );
 }
 

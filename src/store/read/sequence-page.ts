@@ -25,6 +25,8 @@ export interface SequenceQuery {
   dir: string;
   /** Keeps rows after the cursor: `column < $n`, or `true`. */
   afterCursor(column: string): string;
+  /** The cursor's sequence as a placeholder, or null on a first page. */
+  cursor(): string | null;
   /** `OFFSET … LIMIT …` of the whole page. */
   limit: string;
   /** Placeholder of the row count each branch of a merged scan must yield. */
@@ -52,6 +54,7 @@ export async function readSequencePage<R>(
     params,
     dir: direction(request),
     afterCursor: (column) => afterColumn(column, request.after?.sequence, request, params),
+    cursor: () => (request.after === undefined ? null : params.add(request.after.sequence)),
     limit: limitClause(request, params),
     branchLimit: () => params.add(branchLimit(request)),
     accountId(address) {

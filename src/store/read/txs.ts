@@ -1,4 +1,5 @@
 import type { Db } from '../db.js';
+import { packedKeys } from './packed-keys.js';
 import type { Page, PageRequest } from './page.js';
 import type { RecordCache } from './record-cache.js';
 import {
@@ -80,30 +81,24 @@ export function txsByAccount(
       const id = q.accountId(filter.account);
       const names = filter.msgTypes;
       if (!names) {
-        const keys = filter.signer
-          ? `SELECT x.sequence FROM tx x WHERE x.signer_id = ${id} AND ${q.afterCursor('x.sequence')}
-             ORDER BY x.sequence ${q.dir} ${q.limit}`
-          : `SELECT e.sequence FROM tx_account e WHERE e.account_id = ${id} AND ${q.afterCursor('e.sequence')}
-             ORDER BY e.sequence ${q.dir} ${q.limit}`;
         return {
-          keys,
+          keys: packedKeys(q, filter.signer ? 'tx_signer_pack' : 'tx_account_pack', id),
           // Kept in the account's own row (per msg set for the filtered lists below).
           total: `SELECT ${filter.signer ? 'signed_txs' : 'txs'} FROM account_stat WHERE account_id = ${id}`,
         };
       }
-      // The account's msg sets that match, then one index range of tx_account per set.
+      // The account's msg sets that match, then its txs (or the ones it signed) in those sets: the
+      // packs are read until the page is full, so a rare match in a long list costs more than a common one.
       const sets = 'account_msg_set am JOIN msg_set m ON m.id = am.msg_set_id';
       const setsWhere = `am.account_id = ${id} AND ${matchingSets(q, names)}${filter.signer ? ' AND am.signed_txs > 0' : ''}`;
-      const branch = filter.signer
-        ? `SELECT e.sequence FROM tx_account e JOIN tx x ON x.sequence = e.sequence
-           WHERE e.account_id = am.account_id AND e.msg_set_id = am.msg_set_id AND x.signer_id = am.account_id
-             AND ${q.afterCursor('e.sequence')}`
-        : `SELECT e.sequence FROM tx_account e
-           WHERE e.account_id = am.account_id AND e.msg_set_id = am.msg_set_id AND ${q.afterCursor('e.sequence')}`;
+      const setIds = `(SELECT coalesce(array_agg(am.msg_set_id), '{}') FROM ${sets} WHERE ${setsWhere})::int4[]`;
       return {
-        keys: `SELECT s.sequence FROM ${sets}
-          CROSS JOIN LATERAL (${branch} ORDER BY e.sequence ${q.dir} LIMIT ${q.branchLimit()}) s
-          WHERE ${setsWhere} ORDER BY s.sequence ${q.dir} ${q.limit}`,
+        keys: packedKeys(
+          q,
+          filter.signer ? 'tx_signer_pack' : 'tx_account_pack',
+          id,
+          `e.msg_set_id = ANY(${setIds})`,
+        ),
         total: `SELECT sum(${filter.signer ? 'am.signed_txs' : 'am.txs'}) FROM ${sets} WHERE ${setsWhere}`,
       };
     },
