@@ -181,11 +181,12 @@ async function startStack(
     { logger: log('dashboard'), shutdown },
   );
   const urls = { indexerApis, router: router.url, dashboard };
-  process.stdout.write(stackTable(devnet, urls));
+  // The manifest before the table: whoever waits for the table may read the manifest at once.
   if (settings.manifest) {
     writeJsonFile(settings.manifest, stackManifest(devnet, urls));
     logger.info({ path: settings.manifest }, 'manifest written');
   }
+  process.stdout.write(stackTable(devnet, urls));
 
   devnet.run();
   logger.info({ blockTimeMs: settings.blockTime, txsPerBlock: settings.txsPerBlock }, 'producing blocks');
