@@ -1,5 +1,6 @@
 import { decodeRecordBytes, encodeRecordBytes } from './record-codec.js';
 import type { IndexedInternalTx } from './records.js';
+import { MAX_VARINT, readVarint, varintLength, writeVarint } from './varint.js';
 
 /** One call frame of an EVM tx as stored: its tx is the row's. */
 export type CallFrame = Omit<IndexedInternalTx, 'txHash'>;
@@ -124,13 +125,10 @@ class ByteWriter {
   }
 
   varint(n: number) {
-    if (!Number.isSafeInteger(n) || n < 0) throw new Error(`call frame field ${n} is not a count`);
-    let rest = n;
-    while (rest >= 0x80) {
-      this.byte((rest & 0x7f) | 0x80);
-      rest = Math.floor(rest / 0x80);
-    }
-    this.byte(rest);
+    if (!Number.isInteger(n) || n < 0 || n > MAX_VARINT)
+      throw new Error(`call frame field ${n} is not a count`);
+    this.room(varintLength(n));
+    this.at = writeVarint(this.buffer, this.at, n);
   }
 
   raw(b: Uint8Array) {
@@ -164,15 +162,9 @@ class ByteReader {
   }
 
   varint(): number {
-    let value = 0;
-    let scale = 1;
-    for (let i = 0; i < 8; i++) {
-      const b = this.byte();
-      value += (b & 0x7f) * scale;
-      if (b < 0x80) return value;
-      scale *= 0x80;
-    }
-    throw new Error('stored call frames with a malformed length');
+    const { value, next } = readVarint(this.buffer, this.at, 'stored call frames');
+    this.at = next;
+    return value;
   }
 
   take(n: number): Buffer {

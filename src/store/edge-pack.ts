@@ -1,9 +1,9 @@
 import type { Db } from './db.js';
 
 /**
- * Account edges (which txs, EVM txs or internal txs name an account) are stored packed: a row per
- * account and run of up to `PACK_SIZE` sequences, ascending, keyed by the run's first sequence
- * (migrations/0004_packed_edges.sql). An edge as a row of its own cost about 50 bytes of row header,
+ * Account edges (which txs, EVM txs or internal txs name an account, which txs and EVM txs it signed)
+ * are stored packed: a row per account and run of up to `PACK_SIZE` sequences, ascending, keyed by the
+ * run's first sequence (migrations/0004_packs.sql). An edge as a row of its own cost about 50 bytes of row header,
  * item pointer and index entry for 8 bytes of sequence.
  *
  * A batch's edges go to the account's last pack until it holds `PACK_SIZE`, then to new packs of

@@ -1,4 +1,5 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { readVarint, varintLength, writeVarint } from './varint.js';
 
 /**
  * Tx and EVM tx records are stored as their JSON text compressed here (raw deflate with a preset
@@ -89,7 +90,7 @@ export function encodeRecordBytes(text: Buffer): Buffer {
 export function decodeRecordBytes(stored: Uint8Array): Buffer {
   const view = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
   if (view[0] === FORMAT_DEFLATE_V2) {
-    const { value: length, next } = readVarint(view, 1);
+    const { value: length, next } = readVarint(view, 1, 'stored record');
     // One spare byte: with the buffer exactly full, zlib would allocate another chunk to look for more.
     const text = inflateRawSync(view.subarray(next), {
       dictionary: DICTIONARY_V1,
@@ -108,28 +109,3 @@ export const decodeRecord = (stored: Uint8Array): string => decodeRecordBytes(st
 
 /** zlib's smallest output chunk. */
 const MIN_CHUNK = 64;
-
-const varintLength = (n: number) =>
-  n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : 5;
-
-function writeVarint(out: Buffer, at: number, n: number): void {
-  let rest = n;
-  let i = at;
-  while (rest >= 0x80) {
-    out[i++] = (rest & 0x7f) | 0x80;
-    rest = Math.floor(rest / 0x80);
-  }
-  out[i] = rest;
-}
-
-function readVarint(bytes: Buffer, at: number): { value: number; next: number } {
-  let value = 0;
-  let scale = 1;
-  for (let i = at; i < bytes.length && i < at + 5; i++) {
-    const byte = bytes[i]!;
-    value += (byte & 0x7f) * scale;
-    if (byte < 0x80) return { value, next: i + 1 };
-    scale *= 0x80;
-  }
-  throw new Error('stored record with a malformed length');
-}
