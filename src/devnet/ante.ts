@@ -29,6 +29,7 @@ export interface AnteOptions {
 }
 
 const MAX_VERIFIED_SIGNATURES = 100_000;
+const SIMULATED_SIGNATURE_BYTES = 112;
 
 /**
  * The SDK 0.50 ante chain, in its order: basic checks, tx size gas, fee check and deduction, pubkey
@@ -70,6 +71,12 @@ export async function runAnte(
     );
   }
   ctx.gas.consume(GasCost.txSizePerByte * BigInt(tx.raw.length), 'txSize');
+  if (ctx.mode === 'simulate') {
+    // The SDK's ConsumeTxSizeGasDecorator charges an unsigned signer (cosmjs simulates with empty
+    // signatures) for the amino StdSignature a secp256k1 key would add: 106 bytes, plus 6.
+    const unsigned = tx.signatures.filter((sig) => sig.length === 0).length;
+    ctx.gas.consume(GasCost.txSizePerByte * BigInt(unsigned * SIMULATED_SIGNATURE_BYTES), 'txSize');
+  }
 
   // Signers come from the signer infos' public keys; the first one pays the fee.
   const signers = signerInfos.map((info, i) => {
@@ -142,7 +149,8 @@ export async function runAnte(
     }
     const cacheKey = `${tx.hash}/${i}/${account.number}`;
     let failure: string | undefined;
-    if (!options.verifiedSignatures?.has(cacheKey)) {
+    // Simulation skips verification (the SDK's SigVerificationDecorator), not the sequence check.
+    if (ctx.mode !== 'simulate' && !options.verifiedSignatures?.has(cacheKey)) {
       failure = await signatureFailure(options, tx, mode, info.publicKey!, tx.signatures[i]!, {
         chainId: chain.chainId,
         accountNumber: BigInt(account.number),

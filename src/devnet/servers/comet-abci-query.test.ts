@@ -1,4 +1,5 @@
-import { StargateClient } from '@cosmjs/stargate';
+import { DirectSecp256k1Wallet } from '@cosmjs/proto-signing';
+import { SigningStargateClient, StargateClient } from '@cosmjs/stargate';
 import { BaseAccount } from 'cosmjs-types/cosmos/auth/v1beta1/auth';
 import { QueryAccountRequest, QueryAccountResponse } from 'cosmjs-types/cosmos/auth/v1beta1/query';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -124,5 +125,53 @@ describe('abci_query', () => {
     expect(
       await abciQuery('/cosmos.auth.v1beta1.Query/Account', accountRequest(stranger.address), latest + 5),
     ).toMatchObject({ code: 26, codespace: 'sdk' });
+  });
+
+  it('simulates a tx as cosmjs does for gas "auto", with the gas the chain then charges', async () => {
+    const [alice, bob] = rollup.accounts;
+    const wallet = await DirectSecp256k1Wallet.fromKey(
+      Buffer.from(alice!.privateKey.slice(2), 'hex'),
+      'init',
+    );
+    const client = await SigningStargateClient.connectWithSigner(servers.urls.rpc, wallet);
+    const send = (amount: string) => ({
+      typeUrl: '/cosmos.bank.v1beta1.MsgSend',
+      value: { fromAddress: alice!.address, toAddress: bob!.address, amount: [{ denom: 'umin', amount }] },
+    });
+    const gas = await client.simulate(alice!.address, [send('7')], 'gas auto');
+    expect(gas).toBeGreaterThan(20_000);
+    const before = await client.getSequence(alice!.address);
+    const pending = client.signAndBroadcast(
+      alice!.address,
+      [send('7')],
+      {
+        amount: [{ denom: 'umin', amount: String(Math.ceil(gas * 1.5) * 1) }],
+        gas: String(Math.ceil(gas * 1.5)),
+      },
+      'gas auto',
+    );
+    // cosmjs polls for the tx after its broadcast: blocks come until it is found.
+    let done = false;
+    const blocks = (async () => {
+      while (!done) {
+        await rollup.chain.produceBlock();
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    const result = await pending.finally(() => {
+      done = true;
+    });
+    await blocks;
+    expect(result.code).toBe(0);
+    // The signed tx pays for the fee deduction the feeless simulation skipped: more, within the adjustment.
+    expect(Number(result.gasUsed)).toBeGreaterThan(gas);
+    expect(Number(result.gasUsed)).toBeLessThan(gas * 1.5);
+    expect((await client.getSequence(alice!.address)).sequence).toBe(before.sequence + 1);
+
+    // A simulation that fails answers the SDK's error, which cosmjs raises.
+    await expect(client.simulate(alice!.address, [send('999999999999999999999')], '')).rejects.toThrow(
+      /insufficient funds/,
+    );
+    client.disconnect();
   });
 });

@@ -1,6 +1,7 @@
 import { fromHex } from '@cosmjs/encoding';
 import { BaseAccount, ModuleAccount } from 'cosmjs-types/cosmos/auth/v1beta1/auth';
 import { QueryAccountRequest, QueryAccountResponse } from 'cosmjs-types/cosmos/auth/v1beta1/query';
+import { SimulateRequest, SimulateResponse } from 'cosmjs-types/cosmos/tx/v1beta1/service';
 import { fromBech32 } from '../../chain/address.js';
 import { encodeAny } from '../../chain/registry.js';
 import type { AccountView, ChainNode } from '../node.js';
@@ -8,12 +9,11 @@ import { internalError } from './comet-errors.js';
 import type { MethodParams } from './comet-params.js';
 
 /**
- * CometBFT `abci_query` for the gRPC query a wallet makes before it signs: `/cosmos.auth.v1beta1.Query/Account`
- * (cosmjs `getSequence`, which SigningStargateClient calls for the account number and sequence). The
- * answer is the ABCI `ResponseQuery` the SDK's BaseApp gives, errors included.
+ * CometBFT `abci_query` for the gRPC queries a wallet makes before it signs: `/cosmos.auth.v1beta1.Query/Account`
+ * (cosmjs `getSequence`, which SigningStargateClient calls for the account number and sequence) and
+ * `/cosmos.tx.v1beta1.Service/Simulate` (cosmjs `simulate`, behind gas `"auto"`). The answer is the ABCI
+ * `ResponseQuery` the SDK's BaseApp gives, errors included.
  */
-
-const ACCOUNT_PATH = '/cosmos.auth.v1beta1.Query/Account';
 
 interface QueryAnswer {
   code: number;
@@ -69,7 +69,7 @@ function accountAny(account: AccountView): { typeUrl: string; value: Uint8Array 
   return { typeUrl: '/cosmos.auth.v1beta1.BaseAccount', value: BaseAccount.encode(base).finish() };
 }
 
-function queryAccount(node: ChainNode, data: Uint8Array, height: number): QueryAnswer {
+async function queryAccount(node: ChainNode, data: Uint8Array, height: number): Promise<QueryAnswer> {
   let address: string;
   try {
     address = QueryAccountRequest.decode(data).address;
@@ -92,8 +92,56 @@ function queryAccount(node: ChainNode, data: Uint8Array, height: number): QueryA
   };
 }
 
+/**
+ * The tx service's Simulate over the query router (cosmos-sdk `x/auth/tx/service.go`): a failed
+ * simulation is a gRPC Unknown status, which BaseApp's `gRPCErrorToSDKError` turns into code 6.
+ */
+async function simulate(node: ChainNode, data: Uint8Array): Promise<QueryAnswer> {
+  let txBytes: Uint8Array;
+  try {
+    txBytes = SimulateRequest.decode(data).txBytes;
+  } catch (err) {
+    return grpcError('InvalidArgument', (err as Error).message, 18, 'invalid request');
+  }
+  if (txBytes.length === 0)
+    return grpcError('InvalidArgument', 'empty txBytes is not allowed', 18, 'invalid request');
+  let result: Awaited<ReturnType<ChainNode['simulateTx']>>;
+  try {
+    result = await node.simulateTx(txBytes);
+  } catch (err) {
+    const desc = `${(err as Error).message}: tx parse error With gas wanted: '0' and gas used: '0' `;
+    return grpcError('Unknown', desc, 6, 'unknown request');
+  }
+  if (result.error !== undefined) {
+    const desc = `${result.error} With gas wanted: '${result.gasWanted}' and gas used: '${result.gasUsed}' `;
+    return grpcError('Unknown', desc, 6, 'unknown request');
+  }
+  const value = SimulateResponse.encode(
+    SimulateResponse.fromPartial({
+      gasInfo: { gasWanted: result.gasWanted, gasUsed: result.gasUsed },
+      result: {
+        data: new Uint8Array(),
+        log: '',
+        events: result.events.map((event) => ({
+          type: event.type,
+          attributes: event.attributes.map((a) => ({ key: a.key, value: a.value, index: a.index ?? false })),
+        })),
+        msgResponses: [],
+      },
+    }),
+  ).finish();
+  return { code: 0, log: '', codespace: '', value };
+}
+
+type QueryHandler = (node: ChainNode, data: Uint8Array, height: number) => Promise<QueryAnswer>;
+
+const QUERIES: Record<string, QueryHandler> = {
+  '/cosmos.auth.v1beta1.Query/Account': queryAccount,
+  '/cosmos.tx.v1beta1.Service/Simulate': (node, data) => simulate(node, data),
+};
+
 /** `abci_query?path=&data=&height=&prove=`: `data` is hex, as CometBFT's `HexBytes`. */
-export function abciQuery(node: ChainNode, params: MethodParams): string {
+export async function abciQuery(node: ChainNode, params: MethodParams): Promise<string> {
   const path = params.string('path') ?? '';
   const hex = params.string('data') ?? '';
   let data: Uint8Array;
@@ -115,8 +163,9 @@ export function abciQuery(node: ChainNode, params: MethodParams): string {
     );
   }
   const height = requested > 0 ? requested : latest;
-  if (path !== ACCOUNT_PATH) {
+  const handler = QUERIES[path];
+  if (!handler) {
     return responseJson({ code: 6, log: 'unknown query path: unknown request', codespace: 'sdk' }, height);
   }
-  return responseJson(queryAccount(node, data, height), height);
+  return responseJson(await handler(node, data, height), height);
 }
