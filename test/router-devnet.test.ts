@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
@@ -487,6 +488,70 @@ describe('the router on the full devnet', () => {
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
     const metrics = await (await fetch(`${url}/metrics`)).text();
     expect(metrics).toContain('weft_http_requests_total{method="POST",handler="/v2/fungible/route"');
+  });
+
+  it('answers balances for every chain a wallet lists at once: a chain whose node hangs or is gone gets its own error entries, the others answer', async () => {
+    // A node that takes the connection and never answers, and one that refuses it.
+    const sockets = new Set<Socket>();
+    const hanging = createServer((socket) => sockets.add(socket));
+    await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
+    const hangingUrl = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`;
+    const l1Id = l1.chain.info.chainId;
+    const moveId = moveRollup.chain.info.chainId;
+    const ethId = eth.chain.info.chainId;
+    const degraded = await createRouterServer({
+      registry: await loadRegistry(join(dir, 'registry'), {
+        [moveId]: { rest: hangingUrl },
+        [ethId]: { jsonRpc: 'http://127.0.0.1:1' },
+      }),
+      nodeTimeoutMs: 1_000,
+    });
+    const degradedUrl = await degraded.listen('127.0.0.1', 0);
+    try {
+      const holder = l1.accounts[0]!.address;
+      const chains: Record<string, { address: string; denoms: string[] }> = {};
+      // InterwovenKit's deposit page: every chain the router lists (here padded past the old cap of 20).
+      for (let i = 0; i < 24; i++) chains[`elsewhere-${i}`] = { address: holder, denoms: ['uinit'] };
+      for (const c of devnet.all) chains[c.chain.info.chainId] = { address: holder, denoms: [] };
+      chains[ethId] = { address: eth.accounts[0]!.hexAddress, denoms: ['wei'] };
+      const started = Date.now();
+      const res = await fetch(`${degradedUrl}/v2/info/balances`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ chains }),
+      });
+      const elapsed = Date.now() - started;
+      const json = (await res.json()) as any;
+      expect(res.status, JSON.stringify(json)).toBe(200);
+      // Asked concurrently: one hung chain costs one node timeout, not one per chain.
+      expect(elapsed).toBeLessThan(2_900);
+      expect(Object.keys(json.chains).sort()).toEqual(Object.keys(chains).sort());
+      expect(json.chains[l1Id].denoms.uinit.amount).toBe(String(await bankBalance(l1, holder, 'uinit')));
+      expect(json.chains[l1Id].denoms.uinit.error).toBeUndefined();
+      const moveEntries = Object.values(json.chains[moveId].denoms) as any[];
+      expect(moveEntries.length).toBeGreaterThan(0);
+      for (const entry of moveEntries)
+        expect(entry).toEqual({
+          amount: '0',
+          formatted_amount: '0',
+          error: {
+            code: 14,
+            message: `${moveId}: ${moveId}'s node did not answer within 1000 ms`,
+            details: [],
+          },
+        });
+      expect(json.chains[ethId].denoms.wei).toMatchObject({ amount: '0', error: { code: 14 } });
+      expect(json.chains[ethId].denoms.wei.error.message).toContain(ethId);
+      expect(json.chains['elsewhere-3'].denoms.uinit).toEqual({
+        amount: '0',
+        formatted_amount: '0',
+        error: { code: 5, message: 'chain elsewhere-3 is not supported', details: [] },
+      });
+    } finally {
+      await degraded.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((r) => hanging.close(r));
+    }
   });
 
   it('answers /nft with a 404 naming the missing ICS-721 channel: the devnet runs no nft-transfer module', async () => {

@@ -190,7 +190,8 @@ export const BalancesRequest = Type.Object({
       address: Type.String({ maxLength: 256 }),
       denoms: Type.Optional(Type.Array(Type.String({ maxLength: 256 }), { maxItems: 100 })),
     }),
-    { maxProperties: 20 },
+    // A wallet asks for every chain the router lists; the work is bounded per distinct chain instead.
+    { maxProperties: 1000 },
   ),
 });
 

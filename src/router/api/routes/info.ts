@@ -3,8 +3,8 @@ import type { Static } from 'typebox';
 import { createEndpoints, type Endpoints, parseJson } from '../../../chain/endpoints.js';
 import { createJsonRpcClient, type JsonRpcClient } from '../../../chain/json-rpc-client.js';
 import { createRestClient, type RestClient } from '../../../chain/rest-client.js';
-import { UpstreamError } from '../../../common/errors.js';
-import { UnknownAssetError } from '../../errors.js';
+import { mapConcurrently, withTimeout } from '../../../common/async.js';
+import { BaseError, errorMessage, UpstreamError } from '../../../common/errors.js';
 import { chainAddress } from '../../msgs/addresses.js';
 import type { RouterChain } from '../../registry/types.js';
 import type { RouterContext } from '../context.js';
@@ -167,34 +167,72 @@ export function registerInfoRoutes(app: FastifyInstance, ctx: RouterContext): vo
         tags: ['Info'],
         summary: "An account's balances on each chain, read from the chains' nodes",
         description:
-          "Empty or absent `denoms`: every balance the node lists (EVM chains: the registry's assets).",
+          "Empty or absent `denoms`: every balance the node lists (EVM chains: the registry's assets). Chains are " +
+          'asked concurrently, each within the node timeout; a chain that is unknown or cannot answer gets an ' +
+          "`error` on each of its denoms (those asked, else the registry's) while the others answer.",
         body: BalancesRequest,
         response: { 200: BalancesResponse, ...errorResponses },
       },
     },
     async (request) => {
       const body = request.body as Static<typeof BalancesRequest>;
-      const chains: Record<string, { denoms: Record<string, Record<string, unknown>> }> = {};
-      for (const [id, wanted] of Object.entries(body.chains)) {
-        const chain = ctx.registry.chainByAnyId(id);
-        if (!chain) throw new UnknownAssetError(`chain ${id} is not supported`);
-        const denoms = wanted.denoms?.length ? wanted.denoms : undefined;
-        const held = await chainBalances(ctx, clients, chain, wanted.address, denoms);
-        const entries: Record<string, Record<string, unknown>> = {};
-        for (const denom of denoms ?? [...held.keys()].sort()) {
-          const amount = held.get(denom) ?? 0n;
-          const decimals = ctx.registry.asset(chain.chainId, denom)?.decimals;
-          entries[denom] = {
-            amount: String(amount),
-            ...(decimals === undefined ? {} : { decimals }),
-            formatted_amount: formatAmount(amount, decimals ?? 0),
-            price: '',
-            value_usd: '',
-          };
-        }
-        chains[id] = { denoms: entries };
-      }
-      return { chains };
+      const entries = await mapConcurrently(
+        Object.entries(body.chains),
+        BALANCE_CONCURRENCY,
+        ([id, wanted]) => chainBalanceEntries(ctx, clients, id, wanted),
+      );
+      return { chains: Object.fromEntries(entries) };
     },
   );
+}
+
+/** Chains read at once by one balances request. */
+const BALANCE_CONCURRENCY = 8;
+
+type DenomEntries = Record<string, Record<string, unknown>>;
+
+/** One chain's entry of a balances answer: its balances, or the reason it has none on each denom. */
+async function chainBalanceEntries(
+  ctx: RouterContext,
+  clients: ReturnType<typeof nodeClients>,
+  id: string,
+  wanted: { address: string; denoms?: string[] | undefined },
+): Promise<[string, { denoms: DenomEntries }]> {
+  const denoms = wanted.denoms?.length ? wanted.denoms : undefined;
+  const chain = ctx.registry.chainByAnyId(id);
+  const failed = (code: number, message: string): [string, { denoms: DenomEntries }] => {
+    const listed =
+      denoms ??
+      (chain ? ctx.registry.assets.filter((a) => a.chainId === chain.chainId) : []).map((a) => a.denom);
+    const error = { code, message, details: [] };
+    return [
+      id,
+      { denoms: Object.fromEntries(listed.map((d) => [d, { amount: '0', formatted_amount: '0', error }])) },
+    ];
+  };
+  if (!chain) return failed(5, `chain ${id} is not supported`);
+  let held: Map<string, bigint>;
+  try {
+    held = await withTimeout(
+      chainBalances(ctx, clients, chain, wanted.address, denoms),
+      ctx.nodeTimeoutMs,
+      `${chain.chainId}'s node did not answer within ${ctx.nodeTimeoutMs} ms`,
+    );
+  } catch (err) {
+    if (err instanceof BaseError && err.status === 400) return failed(3, err.message);
+    return failed(14, `${chain.chainId}: ${errorMessage(err)}`);
+  }
+  const entries: DenomEntries = {};
+  for (const denom of denoms ?? [...held.keys()].sort()) {
+    const amount = held.get(denom) ?? 0n;
+    const decimals = ctx.registry.asset(chain.chainId, denom)?.decimals;
+    entries[denom] = {
+      amount: String(amount),
+      ...(decimals === undefined ? {} : { decimals }),
+      formatted_amount: formatAmount(amount, decimals ?? 0),
+      price: '',
+      value_usd: '',
+    };
+  }
+  return [id, { denoms: entries }];
 }
