@@ -2,7 +2,7 @@ import { loadSettings } from '../common/config.js';
 import { listenOn } from '../common/errors.js';
 import { createLogger, type Logger } from '../common/logger.js';
 import { createShutdown, onProcessSignals, type Shutdown } from '../common/shutdown.js';
-import { createDashboardServer, type DashboardConfig } from '../dashboard/server.js';
+import { createDashboardServer, type DashboardConfig, type WalletPage } from '../dashboard/server.js';
 import { dashboardSettings } from '../dashboard/settings.js';
 
 /** `weft dashboard`: the dashboard over any deployment's public APIs (the indexer APIs and the router). */
@@ -23,9 +23,13 @@ export async function runDashboard(argv: string[]): Promise<void> {
 export async function startDashboard(
   config: DashboardConfig,
   listen: { host: string; port: number; setting: string },
-  deps: { logger: Logger; shutdown: Shutdown },
+  deps: { logger: Logger; shutdown: Shutdown; wallet?: WalletPage },
 ): Promise<string> {
-  const server = await createDashboardServer({ config, logger: deps.logger });
+  const server = await createDashboardServer({
+    config,
+    logger: deps.logger,
+    ...(deps.wallet ? { wallet: deps.wallet } : {}),
+  });
   deps.shutdown.add(() => server.close());
   const url = await listenOn(listen.setting, () => server.listen(listen.host, listen.port));
   deps.logger.info({ url, chains: config.chains.length, router: config.router }, 'serving the dashboard');

@@ -4,6 +4,7 @@ import { BaseError, errorMessage, listenOn } from '../common/errors.js';
 import { writeJsonFile } from '../common/json-file.js';
 import { createLogger, type Logger } from '../common/logger.js';
 import { createShutdown, onProcessSignals, type Shutdown } from '../common/shutdown.js';
+import { createRegistryServer } from '../dev/registry-server.js';
 import { devSettings } from '../dev/settings.js';
 import { stackDashboardConfig, stackManifest, stackTable } from '../dev/stack.js';
 import {
@@ -13,6 +14,7 @@ import {
   retireSharedStore,
   routerStoreDir,
 } from '../dev/store.js';
+import { builtWalletDir, walletPage, walletPageConfig } from '../dev/wallet-page.js';
 import { type DevnetChain, startDevnet } from '../devnet/devnet.js';
 import { configFileArgs, devnetOptions, PORT_BASE, prepareDevnet } from '../devnet/settings.js';
 import { loadIndexerConfig } from '../indexer/config.js';
@@ -156,6 +158,16 @@ async function startStack(
     indexerApis.set(chain.chain.info.chainId, url);
   }
 
+  const registryServer = await createRegistryServer({
+    source: devnet.registry,
+    indexerApis,
+    logger: log('registry'),
+  });
+  shutdown.add(() => registryServer.close());
+  const registryUrl = await listenOn('--registry-port / DEV_REGISTRY_PORT', () =>
+    registryServer.listen(settings.host, settings.registryPort),
+  );
+
   const routerLogger = log('router');
   const router = await startRouter(loadRouterConfig({ argv: [], env: routerEnv(settings) }), {
     logger: routerLogger,
@@ -175,12 +187,27 @@ async function startStack(
     });
   });
 
-  const dashboard = await startDashboard(
-    stackDashboardConfig(devnet, { indexerApis, router: router.url }),
-    { host: settings.host, port: settings.dashboardPort, setting: '--dashboard-port / DEV_DASHBOARD_PORT' },
-    { logger: log('dashboard'), shutdown },
+  // The wallet page is served once built; until then the table says how to build it.
+  const walletDir = builtWalletDir();
+  const wallet = walletPage(
+    walletDir,
+    walletPageConfig(devnet, { registry: registryUrl, router: router.url }),
   );
-  const urls = { indexerApis, router: router.url, dashboard };
+  const dashboard = await startDashboard(
+    {
+      ...stackDashboardConfig(devnet, { indexerApis, router: router.url }),
+      wallet: wallet ? '/wallet/' : null,
+    },
+    { host: settings.host, port: settings.dashboardPort, setting: '--dashboard-port / DEV_DASHBOARD_PORT' },
+    { logger: log('dashboard'), shutdown, ...(wallet ? { wallet } : {}) },
+  );
+  const urls = {
+    indexerApis,
+    router: router.url,
+    dashboard,
+    registry: registryUrl,
+    wallet: wallet ? `${dashboard}/wallet/` : null,
+  };
   // The manifest before the table: whoever waits for the table may read the manifest at once.
   if (settings.manifest) {
     writeJsonFile(settings.manifest, stackManifest(devnet, urls));

@@ -55,6 +55,14 @@ export const devSettings = {
     parse: parse.int(0, 65_535),
     default: 8070,
   },
+  registryPort: {
+    flag: 'registry-port',
+    env: 'DEV_REGISTRY_PORT',
+    description:
+      'the registry service (chains.json, profiles.json, asset lists) listens on this port; 0 picks a free port',
+    parse: parse.int(0, 65_535),
+    default: 8060,
+  },
   cors: {
     flag: 'cors-enabled',
     env: 'CORS_ENABLED',

@@ -78,16 +78,15 @@ window.addEventListener('popstate', () => void render());
 window.addEventListener('weft:navigate', () => void render());
 
 try {
-  await loadConfig();
+  const { wallet } = await loadConfig();
   const router = routerUrl();
+  const links = [];
+  // The wallet page (InterwovenKit) is its own application: a full page load, not a dashboard route.
+  if (wallet) links.push(h('a', { href: wallet, target: '_blank', class: 'muted' }, 'Wallet ↗'));
   if (router) {
-    const docs = h(
-      'a',
-      { href: `${router}/swagger/`, target: '_blank', class: 'muted' },
-      'Router API docs ↗',
-    );
-    document.getElementById('router-docs').replaceChildren(docs);
+    links.push(h('a', { href: `${router}/swagger/`, target: '_blank', class: 'muted' }, 'Router API docs ↗'));
   }
+  document.getElementById('router-docs').replaceChildren(...links.flatMap((a, i) => (i ? [' · ', a] : [a])));
   await render();
 } catch (err) {
   showError(main, err);

@@ -1,3 +1,4 @@
+import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from '../../common/logger.js';
 import { createByteLru } from '../../common/lru.js';
@@ -20,7 +21,9 @@ export const responseCache = (options: NodeServerOptions) =>
 /**
  * A Fastify instance as every node surface wants it: no per-request logging (the RPC server is the
  * denominator of the indexer's throughput benchmark), large bodies for JSON-RPC batches, open keep-alive
- * connections closed on `close()`, and the fault hook of its stream.
+ * connections closed on `close()`, the fault hook of its stream, and CORS for any origin: a wallet page
+ * reads the nodes from the browser, as public nodes allow (CometBFT `cors_allowed_origins = ["*"]`, the
+ * REST gateway's `enabled-unsafe-cors`, geth's `--http.corsdomain '*'`).
  */
 export function createHttpApp(stream: string, options: NodeServerOptions): FastifyInstance {
   // With a pino instance Fastify types the app by that logger; the servers only need the base logger type.
@@ -31,6 +34,7 @@ export function createHttpApp(stream: string, options: NodeServerOptions): Fasti
     forceCloseConnections: true,
     keepAliveTimeout: 30_000,
   }) as unknown as FastifyInstance;
+  void app.register(cors, { origin: '*', methods: ['GET', 'POST', 'OPTIONS'] });
   if (options.faults) installFaults(app, options.faults, stream);
   return app;
 }

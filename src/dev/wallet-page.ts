@@ -1,0 +1,46 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ABSENT_PATH, type WalletPage } from '../dashboard/server.js';
+import type { Devnet } from '../devnet/devnet.js';
+
+/** The wallet page's package (InterwovenKit), kept apart so its install never weighs on weft's. */
+export const WALLET_PACKAGE_DIR = fileURLToPath(new URL('../../wallet/', import.meta.url));
+
+/** The one command that installs and builds the wallet page. */
+export const WALLET_BUILD_COMMAND = 'npm run wallet:build';
+
+/** The built page's folder, or undefined while it has not been built. */
+export function builtWalletDir(packageDir = WALLET_PACKAGE_DIR): string | undefined {
+  const dir = join(packageDir, 'dist');
+  return existsSync(join(dir, 'index.html')) ? dir : undefined;
+}
+
+/**
+ * What the wallet page reads at start (`wallet/src/config.ts`): the L1 as its default chain, the stack's
+ * registry service and router, the serving dashboard's answers for the services weft does not run for the services weft does not run, and each EVM
+ * chain's JSON-RPC for the test wallet's chain switching.
+ */
+export function walletPageConfig(
+  devnet: Devnet,
+  urls: { registry: string; router: string },
+): Record<string, unknown> {
+  const evmRpcUrls: Record<string, string> = {};
+  for (const network of devnet.all) {
+    const { evmChainId } = network.chain.info;
+    const jsonRpc = (network.urls as { jsonRpc?: string }).jsonRpc;
+    if (evmChainId !== undefined && jsonRpc) evmRpcUrls[String(evmChainId)] = jsonRpc;
+  }
+  return {
+    defaultChainId: devnet.l1?.chain.info.chainId ?? devnet.chains[0]!.chain.info.chainId,
+    registryUrl: urls.registry,
+    routerApiUrl: urls.router,
+    // Resolved against the page's own origin: the server that serves the page answers these 404s.
+    absent: ABSENT_PATH,
+    evmRpcUrls,
+  };
+}
+
+export function walletPage(dir: string | undefined, config: Record<string, unknown>): WalletPage | undefined {
+  return dir ? { dir, config } : undefined;
+}
