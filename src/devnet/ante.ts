@@ -78,13 +78,17 @@ export async function runAnte(
     ctx.gas.consume(GasCost.txSizePerByte * BigInt(unsigned * SIMULATED_SIGNATURE_BYTES), 'txSize');
   }
 
-  // Signers come from the signer infos' public keys; the first one pays the fee.
+  // Signers come from the signer infos' public keys; the first one pays the fee. A simulation takes
+  // them from the msgs and skips the match, as the SDK's SetPubKeyDecorator does: cosmjs' `simulate`
+  // types every key as secp256k1, so an EVM wallet's ethsecp256k1 key derives another address there.
+  const simulated = ctx.mode === 'simulate';
   const signers = signerInfos.map((info, i) => {
+    if (simulated && msgSigners[i] !== undefined) return msgSigners[i]!;
     if (!info.publicKey) throw new TxError('sdk', 8, `pubkey on signer info ${i} is empty: invalid pubkey`);
     return toBech32(chain.bech32Prefix, pubKeyToAddress(info.publicKey.typeUrl, pubKeyBytes(info.publicKey)));
   });
   for (const [i, expected] of msgSigners.entries()) {
-    if (signers[i] !== expected) {
+    if (!simulated && signers[i] !== expected) {
       throw new TxError(
         'sdk',
         8,
@@ -132,7 +136,7 @@ export async function runAnte(
     const address = signers[i]!;
     const account = auth.get(store, address);
     if (!account) throw new TxError('sdk', 9, `account ${address} not found: unknown address`);
-    if (!account.pubKey) {
+    if (!account.pubKey && !simulated) {
       account.pubKey = { typeUrl: info.publicKey!.typeUrl, key: toBase64(pubKeyBytes(info.publicKey!)) };
     }
     ctx.gas.consume(GasCost.secp256k1Verify, 'ante verify: secp256k1');

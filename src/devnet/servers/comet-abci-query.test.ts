@@ -1,4 +1,4 @@
-import { DirectSecp256k1Wallet } from '@cosmjs/proto-signing';
+import { DirectSecp256k1Wallet, type OfflineDirectSigner } from '@cosmjs/proto-signing';
 import { GasPrice, SigningStargateClient, StargateClient } from '@cosmjs/stargate';
 import { BaseAccount } from 'cosmjs-types/cosmos/auth/v1beta1/auth';
 import { QueryAccountRequest, QueryAccountResponse } from 'cosmjs-types/cosmos/auth/v1beta1/query';
@@ -169,6 +169,45 @@ describe('abci_query', () => {
     await expect(client.simulate(alice!.address, [send('999999999999999999999')], '')).rejects.toThrow(
       /insufficient funds/,
     );
+    client.disconnect();
+  });
+
+  it("simulates for an EVM wallet, whose ethsecp256k1 key cosmjs' simulate types as secp256k1", async () => {
+    const [alice] = rollup.accounts;
+    // InterwovenKit estimates with cosmjs' `simulate`, which encodes any signer's key as secp256k1: the
+    // address that key would derive is not the EVM wallet's. The SDK simulates all the same.
+    const evm = deriveAccount({ seed: 'abci-query/evm', index: 0, keyType: 'ethsecp256k1', prefix: 'init' });
+    await rollup.chain.broadcastTx(
+      signTx({
+        msgs: [
+          encodeAny('/cosmos.bank.v1beta1.MsgSend', {
+            fromAddress: alice!.address,
+            toAddress: evm.address,
+            amount: [{ denom: 'umin', amount: '1000000' }],
+          }),
+        ],
+        fee: { amount: [{ denom: 'umin', amount: '40000' }], gasLimit: 200_000n },
+        signer: alice!,
+        chainId: 'abci-query-1',
+        accountNumber: rollup.chain.account(alice!.address)!.accountNumber,
+        sequence: BigInt(rollup.chain.account(alice!.address)!.sequence),
+      }),
+    );
+    await rollup.chain.produceBlock();
+    const signer: OfflineDirectSigner = {
+      getAccounts: async () => [{ address: evm.address, algo: 'secp256k1', pubkey: evm.publicKey }],
+      signDirect: () => Promise.reject(new Error('a simulation signs nothing')),
+    };
+    const client = await SigningStargateClient.connectWithSigner(servers.urls.rpc, signer);
+    const send = {
+      typeUrl: '/cosmos.bank.v1beta1.MsgSend',
+      value: {
+        fromAddress: evm.address,
+        toAddress: alice!.address,
+        amount: [{ denom: 'umin', amount: '1' }],
+      },
+    };
+    expect(await client.simulate(evm.address, [send], '')).toBeGreaterThan(20_000);
     client.disconnect();
   });
 });
