@@ -122,8 +122,29 @@ function txBytesOf(body: Record<string, unknown>, empty: string): Uint8Array {
   }
 }
 
+/** A `sdk.Dec` as its JSON renders it: 18 decimals (from the shortest decimal of `value`, not its binary). */
+const legacyDec = (value: number) => {
+  const text = String(value).includes('e') ? value.toFixed(18) : String(value);
+  const [whole, fraction = ''] = text.split('.');
+  return `${whole}.${fraction.padEnd(18, '0')}`;
+};
+
 export function registerTxRoutes(app: FastifyInstance, ctx: RestContext): void {
   const { node } = ctx;
+
+  // initia's tx module (the L1 only): the gas prices its fee check accepts, one per fee denom. A
+  // wallet (InterwovenKit) prices an L1 tx's fee from it; rollups publish theirs in the registry.
+  if (node.info.role === 'l1') {
+    const gasPrice = () => ({ denom: node.info.denom, amount: legacyDec(node.info.minGasPrice) });
+    app.get('/initia/tx/v1/gas_prices', async (_request, reply) =>
+      sendJson(reply, JSON.stringify({ gas_prices: [gasPrice()] })),
+    );
+    app.get('/initia/tx/v1/gas_prices/:denom', async (request, reply) => {
+      const { denom } = request.params as { denom: string };
+      if (denom !== node.info.denom) throw notFound(`${denom}: not found`);
+      return sendJson(reply, JSON.stringify({ gas_price: gasPrice() }));
+    });
+  }
 
   app.get('/cosmos/base/tendermint/v1beta1/node_info', async (_request, reply) =>
     sendJson(

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromBech32, toBech32, toHexAddress } from '../../chain/address.js';
 import { encodeAny } from '../../chain/registry.js';
 import { silentLogger } from '../../common/logger.js';
+import { createDevChain } from '../dev-chain.js';
 import { createRollup, type Rollup } from '../rollup.js';
 import { signTx } from '../tx/sign.js';
 import { gatewayBlock } from './gateway-json.js';
@@ -337,6 +338,45 @@ describe('state queries', () => {
       body: { code: 5, message: `validator ${other} not found` },
     });
     expect((await get('/opinit/opchild/v1/validator/initvaloper1broken')).status).toBe(500);
+  });
+
+  it("answers the L1's gas prices as initia's tx module does, and 501 on a rollup", async () => {
+    const l1 = await createDevChain(
+      {
+        info: {
+          chainId: 'rest-l1-1',
+          vm: 'move',
+          role: 'l1',
+          bech32Prefix: 'init',
+          denom: 'uinit',
+          minGasPrice: 0.015,
+        },
+        keyType: 'secp256k1',
+        funding: 10n ** 12n,
+        plans: [],
+      },
+      { seed: 'rest-l1', accounts: 1, blockTimeMs: 1000, logger: silentLogger() },
+    );
+    await l1.chain.produceBlock();
+    const l1Servers = await startNodeServers(l1.chain, {});
+    try {
+      const at = async (path: string) => {
+        const res = await fetch(`${l1Servers.urls.rest}${path}`);
+        return { status: res.status, body: await res.json() };
+      };
+      expect(await at('/initia/tx/v1/gas_prices')).toEqual({
+        status: 200,
+        body: { gas_prices: [{ denom: 'uinit', amount: '0.015000000000000000' }] },
+      });
+      expect(await at('/initia/tx/v1/gas_prices/uinit')).toEqual({
+        status: 200,
+        body: { gas_price: { denom: 'uinit', amount: '0.015000000000000000' } },
+      });
+      expect(await at('/initia/tx/v1/gas_prices/uatom')).toMatchObject({ status: 404, body: { code: 5 } });
+    } finally {
+      await l1Servers.close();
+    }
+    expect(await get('/initia/tx/v1/gas_prices')).toMatchObject({ status: 501 });
   });
 
   it('answers routes this chain does not serve with 501 Not Implemented', async () => {
