@@ -302,9 +302,12 @@ describe('OPinit withdrawals', () => {
     expect(proof.output_index).toBeGreaterThan(0);
     expect(proof.tx_hash).toBe(withdrawHash);
     expect(proof.amount).toEqual({ denom: hostDenom, amount: '400000' });
-    const listed = (await (
-      await fetch(`${bed.executorUrl}/withdrawals/${alice!.address}?limit=10`)
-    ).json()) as {
+    // A wallet page (InterwovenKit's withdrawal status) reads the executor from the browser: CORS.
+    const answer = await fetch(`${bed.executorUrl}/withdrawals/${alice!.address}?limit=10`, {
+      headers: { origin: 'http://127.0.0.1:8070' },
+    });
+    expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+    const listed = (await answer.json()) as {
       withdrawals: Array<{ sequence: number }>;
     };
     expect(listed.withdrawals.map((w) => w.sequence)).toContain(proof.sequence);

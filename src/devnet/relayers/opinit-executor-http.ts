@@ -1,3 +1,4 @@
+import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serverAddress } from '../servers/http-app.js';
 import type { OpinitExecutor } from './opinit-executor.js';
@@ -5,10 +6,12 @@ import type { OpinitExecutor } from './opinit-executor.js';
 /**
  * The executor's HTTP surface as opinit-bots serves it: `/withdrawal/{sequence}` with the fields
  * `MsgFinalizeTokenWithdrawal` needs, `/withdrawals/{address}` (by L1 receiver, `offset` a sequence,
- * `limit` ≤ 100, `order` desc by default) and `/status`.
+ * `limit` ≤ 100, `order` desc by default) and `/status`, open to any origin as a browser wallet needs.
  */
 export function createExecutorHttpServer(executor: OpinitExecutor): FastifyInstance {
   const app = Fastify({ logger: false, forceCloseConnections: true });
+  // Wallets read withdrawals from the browser (InterwovenKit's withdrawal status page).
+  void app.register(cors, { origin: '*', methods: ['GET', 'OPTIONS'] });
   const failure = (message: string) => ({ code: 500, message });
 
   app.get('/withdrawal/:sequence', async (request, reply) => {
