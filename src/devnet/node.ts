@@ -121,13 +121,16 @@ export interface EvmNode {
   denomByContract(address: string): string | undefined;
 }
 
-/** A `#[view]` function call (`/initia/move/v1/view/json`), its args JSON-encoded as `MsgExecuteJSON`'s. */
+/**
+ * A `#[view]` function call: its args JSON strings as `MsgExecuteJSON`'s (`Query/ViewJSON`) or BCS bytes
+ * as `MsgExecute`'s (`Query/View`, `Query/LegacyView`).
+ */
 export interface MoveViewCall {
   address: string;
   moduleName: string;
   functionName: string;
   typeArgs: string[];
-  args: string[];
+  args: Array<string | Uint8Array>;
 }
 
 /** Move resources (`/initia/move/v1/accounts/{addr}/resources/by_struct_tag`) and views. */

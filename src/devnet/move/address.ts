@@ -76,3 +76,28 @@ export function collectionAddress(creator: Uint8Array, name: string): Uint8Array
 export function nftAddress(creator: Uint8Array, collectionName: string, tokenId: string): Uint8Array {
   return createObjectAddress(creator, utf8(`${collectionName}::${tokenId}`));
 }
+
+const MOVE_DENOM_PREFIX = 'move/';
+
+/**
+ * initia's `MetadataAddressFromDenom`: a `move/<hex>` denom names its fungible asset's metadata object; any
+ * other coin is issued by `0x1`, its metadata the object named by the denom under `0x1`.
+ */
+export function metadataAddress(denom: string): Uint8Array {
+  if (denom.startsWith(MOVE_DENOM_PREFIX))
+    return padMoveAddress(hexToBytes(denom.slice(MOVE_DENOM_PREFIX.length)));
+  return createObjectAddress(STD_ADDRESS, utf8(denom));
+}
+
+/**
+ * initia's `DenomFromMetadataAddress` over the denoms a chain has: the symbol of a `0x1` coin is its denom,
+ * any other fungible asset is `move/<hex>`; undefined when no coin has this metadata.
+ */
+export function denomOfMetadata(metadata: Uint8Array, denoms: Iterable<string>): string | undefined {
+  const target = canonicalHex(metadata);
+  for (const denom of denoms) {
+    if (canonicalHex(metadataAddress(denom)) !== target) continue;
+    return denom.startsWith(MOVE_DENOM_PREFIX) ? `${MOVE_DENOM_PREFIX}${target}` : denom;
+  }
+  return undefined;
+}

@@ -162,7 +162,7 @@ export function createMoveExecutor(options: { prefix: string; auth?: Pick<Auth, 
         const args = decodeArgs(fn.params, call.args);
         fn.params.forEach((type, i) => {
           if (type === 'object') {
-            addressToObject(session, args[i] as Uint8Array, (a) => hasResource(store, a, call.typeArgs[0]!));
+            addressToObject(store, args[i] as Uint8Array, (a) => hasResource(store, a, call.typeArgs[0]!));
           }
         });
         fn.run(session, call.senders[0]!, args);

@@ -9,6 +9,7 @@ import { type AnyMsg, type MsgModule, TxError } from '../types.js';
 import { padMoveAddress, parseMoveAddress } from './address.js';
 import { createMoveExecutor, type MoveExecutor } from './executor.js';
 import { readResource } from './resources.js';
+import { runView } from './views.js';
 
 export const MSG_EXECUTE = '/initia.move.v1.MsgExecute';
 export const MSG_EXECUTE_JSON = '/initia.move.v1.MsgExecuteJSON';
@@ -95,6 +96,7 @@ export function createMoveNftModule(options: MoveNftModuleOptions): MoveNft {
       }
       return readResource(store.at(height ?? store.height), bytes, structTag);
     },
+    view: (call, height) => runView(store.at(height ?? store.height), call, prefix),
   };
 
   return { module, node, executor };

@@ -1,4 +1,5 @@
 import { hexToBytes } from '../../chain/address.js';
+import type { StateReader } from '../state/store.js';
 import { canonicalHex, toHexLiteral } from './address.js';
 import { ErrorCategory, MoveAbort, type MoveSession } from './session.js';
 import { moveState } from './state.js';
@@ -105,15 +106,15 @@ export function deleteObject(session: MoveSession, object: Uint8Array): void {
 }
 
 /**
- * `object::address_to_object<T>`, which the VM runs to build an `Object<T>` entry argument: the object must
- * exist and hold a `T`.
+ * `object::address_to_object<T>`, which the VM runs to build an `Object<T>` argument of an entry function or a
+ * view: the object must exist and hold a `T`.
  */
 export function addressToObject(
-  session: MoveSession,
+  state: StateReader,
   object: Uint8Array,
   holds: (address: Uint8Array) => boolean,
 ): Uint8Array {
-  if (!moveState.object(session.store, object)) throw abort(ErrorCategory.NOT_FOUND, EOBJECT_DOES_NOT_EXIST);
+  if (!moveState.object(state, object)) throw abort(ErrorCategory.NOT_FOUND, EOBJECT_DOES_NOT_EXIST);
   if (!holds(object)) throw abort(ErrorCategory.NOT_FOUND, ERESOURCE_DOES_NOT_EXIST);
   return object;
 }

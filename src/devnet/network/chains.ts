@@ -126,7 +126,7 @@ export async function createNetworkChain(
 }
 
 /** The L1's own parts: Move objects, collections and NFTs (the OPinit host and IBC plug in as modules). */
-function l1Parts(base: VmBase): VmParts {
+export function l1Parts(base: VmBase): VmParts {
   const moveNft = createMoveNftModule({ prefix: base.info.bech32Prefix, store: base.store, auth: base.auth });
   return {
     modules: [moveNft.module],

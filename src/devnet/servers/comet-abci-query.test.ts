@@ -2,6 +2,7 @@ import { DirectSecp256k1Wallet, type OfflineDirectSigner } from '@cosmjs/proto-s
 import { GasPrice, SigningStargateClient, StargateClient } from '@cosmjs/stargate';
 import { BaseAccount } from 'cosmjs-types/cosmos/auth/v1beta1/auth';
 import { QueryAccountRequest, QueryAccountResponse } from 'cosmjs-types/cosmos/auth/v1beta1/query';
+import { QueryAllBalancesRequest, QueryAllBalancesResponse } from 'cosmjs-types/cosmos/bank/v1beta1/query';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeAny } from '../../chain/registry.js';
 import { silentLogger } from '../../common/logger.js';
@@ -125,6 +126,38 @@ describe('abci_query', () => {
     expect(
       await abciQuery('/cosmos.auth.v1beta1.Query/Account', accountRequest(stranger.address), latest + 5),
     ).toMatchObject({ code: 26, codespace: 'sdk' });
+  });
+
+  it("answers the bank AllBalances query of cosmjs' getAllBalances, paged as the bank keeper pages", async () => {
+    // InterwovenKit reads a Cosmos source chain's balances (for its fee asset) before Keplr signs a bridge tx.
+    const client = await StargateClient.connect(servers.urls.rpc);
+    const [alice, bob] = rollup.accounts;
+    const rest = (await (
+      await fetch(`${servers.urls.rest}/cosmos/bank/v1beta1/balances/${bob!.address}`)
+    ).json()) as { balances: Array<{ denom: string; amount: string }> };
+    expect(rest.balances.length).toBeGreaterThan(0);
+    expect(await client.getAllBalances(bob!.address)).toEqual(rest.balances);
+    client.disconnect();
+
+    // At height 1, before alice sent bob 5umin; one denom a page, the total counted.
+    const request = (address: string) =>
+      QueryAllBalancesRequest.encode({
+        address,
+        pagination: { key: new Uint8Array(), offset: 0n, limit: 1n, countTotal: true, reverse: false },
+        resolveDenom: false,
+      }).finish();
+    const atGenesis = await abciQuery('/cosmos.bank.v1beta1.Query/AllBalances', request(alice!.address), 1);
+    expect(atGenesis).toMatchObject({ code: 0, height: '1' });
+    const page = QueryAllBalancesResponse.decode(Buffer.from(atGenesis.value as string, 'base64'));
+    const funded = rollup.chain.balances(alice!.address, 1);
+    expect(page.balances).toEqual((await funded).filter((c) => c.amount !== '0'));
+    expect(page.pagination).toEqual({ nextKey: new Uint8Array(), total: 1n });
+
+    expect(await abciQuery('/cosmos.bank.v1beta1.Query/AllBalances', request('init1broken'))).toMatchObject({
+      code: 18,
+      codespace: 'sdk',
+      log: expect.stringMatching(/^rpc error: code = InvalidArgument desc = invalid address: /),
+    });
   });
 
   it('simulates a tx as cosmjs does for gas "auto": the signed tx then fits the gas wallets add to it', async () => {

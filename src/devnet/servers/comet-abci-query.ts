@@ -1,18 +1,22 @@
 import { fromHex } from '@cosmjs/encoding';
 import { BaseAccount, ModuleAccount } from 'cosmjs-types/cosmos/auth/v1beta1/auth';
 import { QueryAccountRequest, QueryAccountResponse } from 'cosmjs-types/cosmos/auth/v1beta1/query';
+import { QueryAllBalancesRequest, QueryAllBalancesResponse } from 'cosmjs-types/cosmos/bank/v1beta1/query';
 import { SimulateRequest, SimulateResponse } from 'cosmjs-types/cosmos/tx/v1beta1/service';
 import { fromBech32 } from '../../chain/address.js';
 import { encodeAny } from '../../chain/registry.js';
 import type { AccountView, ChainNode } from '../node.js';
 import { internalError } from './comet-errors.js';
 import type { MethodParams } from './comet-params.js';
+import { GatewayError } from './gateway-errors.js';
+import { DEFAULT_LIMIT, paginate } from './pagination.js';
 
 /**
  * CometBFT `abci_query` for the gRPC queries a wallet makes before it signs: `/cosmos.auth.v1beta1.Query/Account`
- * (cosmjs `getSequence`, which SigningStargateClient calls for the account number and sequence) and
- * `/cosmos.tx.v1beta1.Service/Simulate` (cosmjs `simulate`, behind gas `"auto"`). The answer is the ABCI
- * `ResponseQuery` the SDK's BaseApp gives, errors included.
+ * (cosmjs `getSequence`, which SigningStargateClient calls for the account number and sequence),
+ * `/cosmos.tx.v1beta1.Service/Simulate` (cosmjs `simulate`, behind gas `"auto"`) and
+ * `/cosmos.bank.v1beta1.Query/AllBalances` (cosmjs `getAllBalances`: InterwovenKit picks a Cosmos source
+ * chain's fee asset with it). The answer is the ABCI `ResponseQuery` the SDK's BaseApp gives, errors included.
  */
 
 interface QueryAnswer {
@@ -92,6 +96,59 @@ async function queryAccount(node: ChainNode, data: Uint8Array, height: number): 
   };
 }
 
+/** The bank keeper's `AllBalances`: the account's non-zero coins by denom, paged as `CollectionPaginate` pages. */
+async function queryAllBalances(node: ChainNode, data: Uint8Array, height: number): Promise<QueryAnswer> {
+  let request: ReturnType<typeof QueryAllBalancesRequest.decode>;
+  try {
+    request = QueryAllBalancesRequest.decode(data);
+  } catch (err) {
+    return grpcError('InvalidArgument', (err as Error).message, 18, 'invalid request');
+  }
+  let prefix: string;
+  try {
+    prefix = fromBech32(request.address).prefix;
+  } catch (err) {
+    const desc = `invalid address: decoding bech32 failed: ${(err as Error).message}`;
+    return grpcError('InvalidArgument', desc, 18, 'invalid request');
+  }
+  const expected = node.info.bech32Prefix;
+  if (prefix !== expected) {
+    const desc = `invalid address: hrp does not match bech32 prefix: expected '${expected}' got '${prefix}': internal logic error`;
+    return grpcError('InvalidArgument', desc, 18, 'invalid request');
+  }
+  const coins = (await node.balances(request.address, height))
+    .filter((coin) => coin.amount !== '0')
+    .sort((a, b) => (a.denom < b.denom ? -1 : a.denom > b.denom ? 1 : 0));
+  const asked = request.pagination;
+  const limit = Number(asked?.limit ?? 0n);
+  let page: ReturnType<typeof paginate<(typeof coins)[number]>>;
+  try {
+    page = paginate(coins, (coin) => Buffer.from(coin.denom), {
+      key: asked?.key.length ? asked.key : undefined,
+      offset: Number(asked?.offset ?? 0n),
+      limit: limit === 0 ? DEFAULT_LIMIT : limit,
+      countTotal: (asked?.countTotal ?? false) || limit === 0,
+      reverse: asked?.reverse ?? false,
+    });
+  } catch (err) {
+    if (err instanceof GatewayError) return grpcError('InvalidArgument', err.message, 18, 'invalid request');
+    throw err;
+  }
+  const { next_key: nextKey, total } = page.pagination;
+  return {
+    code: 0,
+    log: '',
+    codespace: '',
+    value: QueryAllBalancesResponse.encode({
+      balances: page.items,
+      pagination: {
+        nextKey: nextKey === null ? new Uint8Array() : Buffer.from(nextKey, 'base64'),
+        total: BigInt(total),
+      },
+    }).finish(),
+  };
+}
+
 /**
  * The tx service's Simulate over the query router (cosmos-sdk `x/auth/tx/service.go`): a failed
  * simulation is a gRPC Unknown status, which BaseApp's `gRPCErrorToSDKError` turns into code 6.
@@ -138,6 +195,7 @@ type QueryHandler = (node: ChainNode, data: Uint8Array, height: number) => Promi
 const QUERIES: Record<string, QueryHandler> = {
   '/cosmos.auth.v1beta1.Query/Account': queryAccount,
   '/cosmos.tx.v1beta1.Service/Simulate': (node, data) => simulate(node, data),
+  '/cosmos.bank.v1beta1.Query/AllBalances': queryAllBalances,
 };
 
 /** `abci_query?path=&data=&height=&prove=`: `data` is hex, as CometBFT's `HexBytes`. */

@@ -90,3 +90,8 @@ export function paginate<T>(
     },
   };
 }
+
+/** The page of a collection with nothing under the asked prefix, as the gateway's query string asks it. */
+export function emptyPage(query: Record<string, unknown>): PageResponse {
+  return paginate([], () => new Uint8Array(), parsePageRequest(query)).pagination;
+}

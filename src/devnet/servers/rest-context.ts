@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { addressBytes, toBech32 } from '../../chain/address.js';
+import { addressBytes, fromBech32, toBech32 } from '../../chain/address.js';
 import { GrpcCode } from '../../common/errors.js';
 import { createByteLru, type Lru } from '../../common/lru.js';
 import type { ChainNode } from '../node.js';
@@ -40,6 +40,11 @@ export interface RestContext {
   stateHeight(request: FastifyRequest, reply: FastifyReply): number;
   /** bech32 account address of an address given as bech32 or hex; `onError` names the query's error. */
   accountAddress(input: string, onError?: (message: string) => GatewayError): string;
+  /**
+   * Checks an address as the SDK's bech32 address codec (`StringToBytes`) does, bech32 of this chain's
+   * prefix only; `onError` names the query's error for the codec's message.
+   */
+  bech32Address(input: string, onError: (message: string) => GatewayError): string;
   /** A POST body: grpc-gateway decodes whatever arrives as JSON. */
   jsonBody(request: FastifyRequest): Record<string, unknown>;
 }
@@ -99,6 +104,21 @@ export function createRestContext(node: ChainNode, options: RestServerOptions): 
       } catch (err) {
         throw onError((err as Error).message);
       }
+    },
+    bech32Address(input, onError) {
+      if (input.trim() === '') throw onError('empty address string is not allowed');
+      let prefix: string;
+      try {
+        prefix = fromBech32(input).prefix;
+      } catch (err) {
+        throw onError(`decoding bech32 failed: ${(err as Error).message}`);
+      }
+      const expected = node.info.bech32Prefix;
+      if (prefix !== expected)
+        throw onError(
+          `hrp does not match bech32 prefix: expected '${expected}' got '${prefix}': internal logic error`,
+        );
+      return input;
     },
     jsonBody(request) {
       const body = typeof request.body === 'string' ? request.body : '';

@@ -3,6 +3,7 @@ import { type ChildBridgeInfo, childState } from '../opinit/child-state.js';
 import { type BridgeConfig, type BridgeRecord, hostState, type OutputRecord } from '../opinit/host-state.js';
 import type { StateReader } from '../state/store.js';
 import { invalidArgument, notFound, notImplemented } from './gateway-errors.js';
+import { paginate, parsePageRequest } from './pagination.js';
 import { type RestContext, sendJson } from './rest-context.js';
 
 /**
@@ -15,6 +16,12 @@ type Params = Record<string, string>;
 type Query = Record<string, string | undefined>;
 
 const duration = (ms: number) => `${ms / 1000}s`;
+/** An output's key under its bridge's prefix (the SDK strips the prefix from `next_key`): uint64 big-endian. */
+const outputIndexKey = (index: bigint) => {
+  const key = Buffer.alloc(8);
+  key.writeBigUInt64BE(index);
+  return key;
+};
 const page = (total: number) => ({ next_key: null, total: String(total) });
 
 const configJson = (config: BridgeConfig) => ({
@@ -118,16 +125,23 @@ export function registerOpinitRoutes(app: FastifyInstance, ctx: RestContext): vo
       return { token_pair: { l1_denom: pair.l1Denom, l2_denom: pair.l2Denom } };
     });
   }
-  host('/bridges/:bridge_id/outputs', (state, params) => {
-    const { id } = bridgeOf(state, params);
-    const outputs = hostState.outputs(state, id);
+  // `OutputProposals` pages the `(bridge id, output index)` collection under the bridge's prefix: an
+  // unknown bridge has none. InterwovenKit reads the latest output in reverse with a limit of 1.
+  host('/bridges/:bridge_id/outputs', (state, params, query) => {
+    const id = uint(params.bridge_id, 'bridge_id');
+    const outputs = hostState.outputs(state, id).sort((a, b) => (a.index < b.index ? -1 : 1));
+    const { items, pagination } = paginate(
+      outputs,
+      ({ index }) => outputIndexKey(index),
+      parsePageRequest(query),
+    );
     return {
-      output_proposals: outputs.map(({ index, output }) => ({
+      output_proposals: items.map(({ index, output }) => ({
         bridge_id: String(id),
         output_index: String(index),
         output_proposal: outputJson(output),
       })),
-      pagination: page(outputs.length),
+      pagination,
     };
   });
   host('/bridges/:bridge_id/outputs/:output_index', (state, params) => {
@@ -154,6 +168,11 @@ export function registerOpinitRoutes(app: FastifyInstance, ctx: RestContext): vo
   host('/bridges/:bridge_id/withdrawals/claimed/by_hash', (state, params, query) => ({
     claimed: hostState.claimed(state, bridgeOf(state, params).id, hashParam(query.withdrawal_hash)),
   }));
+  // Bridges never migrate on the devnet: no L1 denom has migration info.
+  host('/bridges/:bridge_id/migration_info/by_l1_denom', (_state, params) => {
+    uint(params.bridge_id, 'bridge_id');
+    throw notFound('migration info not found');
+  });
   host('/bridges/:bridge_id/batch_infos', (state, params) => {
     const { bridge } = bridgeOf(state, params);
     const batchInfo = {

@@ -3,11 +3,9 @@ import { addressBytes, toChecksumAddress, toHexAddress } from '../../chain/addre
 import { invalidArgument, notFound, unknownError } from './gateway-errors.js';
 import { type RestContext, sendJson } from './rest-context.js';
 
-/** The VM modules' queries: minievm (`/minievm/evm/v1/*`), Move resources and CosmWasm contracts. */
+/** The VM modules' queries: minievm (`/minievm/evm/v1/*`) and CosmWasm contracts (Move's are in `rest-move.ts`). */
 
 type Query = Record<string, unknown>;
-/** Gas a view reports: the emulated modules do not meter queries. */
-const VIEW_GAS = 40_000;
 
 export function registerVmRoutes(app: FastifyInstance, ctx: RestContext): void {
   const { node } = ctx;
@@ -70,49 +68,6 @@ export function registerVmRoutes(app: FastifyInstance, ctx: RestContext): void {
       const height = ctx.stateHeight(request, reply);
       const address = evmAddress((request.params as { contract_addr: string }).contract_addr);
       return sendJson(reply, JSON.stringify({ code: evm.code(address, height) || '0x' }));
-    });
-  }
-
-  const move = node.move;
-  if (move) {
-    app.get('/initia/move/v1/accounts/:address/resources/by_struct_tag', async (request, reply) => {
-      const height = ctx.stateHeight(request, reply);
-      const { address } = request.params as { address: string };
-      const structTag = String((request.query as Query).struct_tag ?? '');
-      if (!/^0x[0-9a-fA-F]+::\w+::\w+/.test(structTag))
-        throw unknownError(`invalid struct tag: ${structTag}`);
-      const resource = move.resource(address, structTag, height);
-      if (!resource)
-        throw unknownError(`collections: not found: key '${address}/${structTag}' of type []byte`);
-      return sendJson(reply, JSON.stringify({ resource }));
-    });
-
-    // `Query/ViewJSON`: a view's return values as a JSON string; the VM's errors as plain Go errors.
-    app.post('/initia/move/v1/view/json', async (request, reply) => {
-      const height = ctx.stateHeight(request, reply);
-      const body = ctx.jsonBody(request);
-      const strings = (field: string) => {
-        const value = body[field] ?? [];
-        if (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))
-          throw invalidArgument(`proto: syntax error: ${field} must be a list of strings`);
-        return value as string[];
-      };
-      const call = {
-        address: String(body.address ?? ''),
-        moduleName: String(body.module_name ?? ''),
-        functionName: String(body.function_name ?? ''),
-        typeArgs: strings('type_args'),
-        args: strings('args'),
-      };
-      if (call.address === '') throw invalidArgument('empty address');
-      if (!move.view) throw unknownError('VM error: status LINKER_ERROR of type Verification');
-      let data: string;
-      try {
-        data = move.view(call, height);
-      } catch (err) {
-        throw unknownError((err as Error).message);
-      }
-      return sendJson(reply, JSON.stringify({ data, events: [], gas_used: String(VIEW_GAS) }));
     });
   }
 
