@@ -14,6 +14,9 @@ export type TrackEvent =
       denom?: string;
       amount?: string;
       ackError?: string;
+      /** `send_packet`: the packet's timeouts, absent when zero (`PacketTimeouts`). */
+      timeoutHeight?: string;
+      timeoutTimestamp?: string;
       msgIndex?: string;
     }
   | {
@@ -79,6 +82,19 @@ function ackErrorOf(ack: string): string | undefined {
   }
 }
 
+/**
+ * The timeouts `send_packet` carries: `packet_timeout_height` as `<revision>-<height>` and
+ * `packet_timeout_timestamp` in ns of the destination's block time; ibc-go writes `0-0` and `0` for none.
+ */
+function timeoutsOf(a: Record<string, string>): { timeoutHeight?: string; timeoutTimestamp?: string } {
+  const out: { timeoutHeight?: string; timeoutTimestamp?: string } = {};
+  const height = a.packet_timeout_height ?? '';
+  if (/^\d+-\d+$/.test(height) && !/^0+-0+$/.test(height)) out.timeoutHeight = height;
+  const timestamp = a.packet_timeout_timestamp ?? '';
+  if (/^\d+$/.test(timestamp) && !/^0+$/.test(timestamp)) out.timeoutTimestamp = timestamp;
+  return out;
+}
+
 function ics20Data(text: string | undefined): { denom?: string; amount?: string } {
   try {
     const json = JSON.parse(text ?? '') as { denom?: string; amount?: string };
@@ -103,7 +119,7 @@ export function eventsOfCosmosTx(events: readonly AbciEvent[]): TrackEvent[] {
     const ibc = IBC_TYPES[event.type];
     if (ibc) {
       const a = attrs(event);
-      const data = ibc === 'ibc_send' ? ics20Data(a.packet_data) : {};
+      const data = ibc === 'ibc_send' ? { ...ics20Data(a.packet_data), ...timeoutsOf(a) } : {};
       out.push({
         type: ibc,
         packet: packetOf(a),

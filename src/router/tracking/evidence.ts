@@ -47,11 +47,8 @@ export function hopsOfSourceTx(tx: ChainTx, events: readonly TrackEvent[], chain
 
 function hopOfEvent(tx: ChainTx, event: TrackEvent, chains: ChainDirectory): Hop | undefined {
   switch (event.type) {
-    case 'ibc_send': {
-      // The destination from the registry's channels, before any receive names it.
-      const toChainId = chains.get(tx.chainId)?.ibcPeers?.[event.packet.srcChannel];
-      return { ...ibcHop(tx, event.packet, event.denom, event.amount), ...(toChainId ? { toChainId } : {}) };
-    }
+    case 'ibc_send':
+      return ibcHop(tx, event, chains);
     case 'op_deposit':
       return {
         kind: 'opinit',
@@ -96,14 +93,24 @@ function hopOfEvent(tx: ChainTx, event: TrackEvent, chains: ChainDirectory): Hop
   }
 }
 
-const ibcHop = (tx: ChainTx, packet: PacketId, denom?: string, amount?: string): IbcHop => ({
-  kind: 'ibc',
-  fromChainId: tx.chainId,
-  ...packet,
-  denom,
-  amount,
-  send: tx,
-});
+/**
+ * The hop of a `send_packet`, with what the packet carries (its ICS-20 data and timeouts) and its
+ * destination from the registry's channels, before any receive names it.
+ */
+function ibcHop(tx: ChainTx, sent: TrackEvent & { type: `ibc_${string}` }, chains: ChainDirectory): IbcHop {
+  const toChainId = chains.get(tx.chainId)?.ibcPeers?.[sent.packet.srcChannel];
+  return {
+    kind: 'ibc',
+    fromChainId: tx.chainId,
+    ...(toChainId ? { toChainId } : {}),
+    ...sent.packet,
+    denom: sent.denom,
+    amount: sent.amount,
+    ...(sent.timeoutHeight ? { timeoutHeight: sent.timeoutHeight } : {}),
+    ...(sent.timeoutTimestamp ? { timeoutTimestamp: sent.timeoutTimestamp } : {}),
+    send: tx,
+  };
+}
 
 const samePacket = (hop: IbcHop, p: PacketId) =>
   hop.sequence === p.sequence &&
@@ -123,12 +130,17 @@ function record<H extends Hop, K extends keyof H>(hop: H, field: K, value: H[K])
  * Applies the transfer events of one tx to a transfer's hops. Returns true when anything new was learnt.
  * A receive that forwards the packet (its msg's events include a `send_packet`) adds the next hop.
  */
-export function applyTx(progress: TransferProgress, tx: ChainTx, events: readonly TrackEvent[]): boolean {
+export function applyTx(
+  progress: TransferProgress,
+  tx: ChainTx,
+  events: readonly TrackEvent[],
+  chains: ChainDirectory,
+): boolean {
   let changed = false;
   for (const event of events) {
     for (const hop of progress.hops) {
       if (hop.kind === 'ibc' && 'packet' in event && samePacket(hop, event.packet)) {
-        changed = applyIbc(progress, hop, tx, event, events) || changed;
+        changed = applyIbc(progress, hop, tx, event, events, chains) || changed;
       } else if (hop.kind === 'opinit') {
         if (event.type === 'op_finalize' && hop.direction === 'deposit') {
           if (event.denom !== hop.toDenom || event.sequence !== hop.sequence) continue;
@@ -169,6 +181,7 @@ function applyIbc(
   tx: ChainTx,
   event: TrackEvent & { type: `ibc_${string}` },
   events: readonly TrackEvent[],
+  chains: ChainDirectory,
 ): boolean {
   switch (event.type) {
     case 'ibc_recv': {
@@ -179,7 +192,7 @@ function applyIbc(
         (e) => e.type === 'ibc_send' && e.msgIndex === event.msgIndex && e !== event,
       );
       if (forward?.type === 'ibc_send' && hop.forwardedTo === undefined) {
-        progress.hops.push(ibcHop(tx, forward.packet, forward.denom, forward.amount));
+        progress.hops.push(ibcHop(tx, forward, chains));
         hop.forwardedTo = progress.hops.length - 1;
         changed = true;
       }

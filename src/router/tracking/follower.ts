@@ -23,6 +23,11 @@ export interface ChainFollower {
   /** The lowest height of the window (0 before the first read). */
   windowStart(): number;
   /**
+   * The highest block read (height 0 before the first) and when it was reached (wall clock; the
+   * follower's start before the first): what a packet's timeout is judged by, and whether the chain lives.
+   */
+  clock(): { height: number; timeMs: number; advancedAtMs: number };
+  /**
    * True when every block of the chain made at or after `sinceMs` is in the window or still to be read:
    * the window starts at the first height, or its first block was made well before `sinceMs`.
    */
@@ -56,6 +61,7 @@ export function startChainFollower(options: FollowerOptions): ChainFollower {
   const madeAt = new Map<number, number>();
   let next = 0;
   let bufferStart = 0;
+  let tip = { height: 0, timeMs: 0, advancedAtMs: Date.now() };
   let rewindTo: number | undefined;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -97,6 +103,7 @@ export function startChainFollower(options: FollowerOptions): ChainFollower {
     const block = await reader.block(height);
     const made = block.time ? Date.parse(block.time) : Number.NaN;
     if (!madeAt.has(height)) madeAt.set(height, Number.isFinite(made) ? made : Date.now());
+    if (height > tip.height) tip = { height, timeMs: madeAt.get(height)!, advancedAtMs: Date.now() };
     remember(block);
     await onBlock(block);
   };
@@ -187,6 +194,7 @@ export function startChainFollower(options: FollowerOptions): ChainFollower {
     chainId,
     nextHeight: () => next,
     windowStart: () => bufferStart,
+    clock: () => tip,
     covers(sinceMs) {
       if (next === 0) return false;
       // A window from the first height holds the whole chain.

@@ -149,6 +149,25 @@ const AssetRelease = nullable(
   }),
 );
 
+/** weft's own: what a pending transfer waits on that will happen (`waiting.ts`); it is not abandoned meanwhile. */
+const WaitingFor = nullable(
+  Type.Object({
+    type: Type.String({ description: 'OPINIT_FINALIZATION | IBC_RELAY' }),
+    transfer_sequence_index: Type.Integer({
+      description: "The hop's index in this transfer's transfer_sequence",
+    }),
+    chain_id: Type.String({
+      description: 'Where it will happen: the L1 of the claim, the destination of the packet',
+    }),
+    op_init_bridge_id: Type.Optional(nullable(Type.String())),
+    l2_sequence: Type.Optional(Type.String({ description: "The withdrawal's (or refund's) l2_sequence" })),
+    timeout_height: Type.Optional(nullable(Type.String({ description: '<revision>-<height>' }))),
+    timeout_timestamp: Type.Optional(
+      nullable(Type.String({ description: "ns of the destination's block time" })),
+    ),
+  }),
+);
+
 const State = Type.String({
   description:
     'STATE_SUBMITTED | STATE_PENDING | STATE_PENDING_ERROR | STATE_COMPLETED_SUCCESS | STATE_COMPLETED_ERROR | STATE_ABANDONED',
@@ -162,6 +181,7 @@ export const StatusResponse = Type.Object({
       next_blocking_transfer: NextBlocking,
       transfer_asset_release: AssetRelease,
       error: StatusError,
+      waiting_for: WaitingFor,
     }),
   ),
   state: State,

@@ -1,10 +1,10 @@
 import { concatHex, numberToHex, pad } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { type AbciEvent, eventsOfCosmosTx } from './chain-events.js';
-import { applyTx, chainDirectory, hopsOfSourceTx } from './evidence.js';
+import { applyTx } from './evidence.js';
 import { outcomeOf } from './state.js';
 import { explorerLinks, statusJson } from './status-json.js';
-import type { ChainTx, TransferProgress } from './types.js';
+import { apply, chains, data, ev, packet, started } from './test-support/evidence.js';
+import type { TransferProgress } from './types.js';
 
 /**
  * The state machine on evidence as the chains write it (ABCI events with ibc-go's, ICS-20's and OPinit's
@@ -13,47 +13,7 @@ import type { ChainTx, TransferProgress } from './types.js';
  * produce on demand), a submitted and an abandoned transfer.
  */
 
-const chains = chainDirectory([
-  { chainId: 'a-1', kind: 'cosmos' },
-  { chainId: 'b-1', kind: 'cosmos' },
-  { chainId: 'c-1', kind: 'cosmos' },
-  { chainId: 'l1-1', kind: 'cosmos', isL1: true },
-  { chainId: 'l2-1', kind: 'cosmos', opBridgeId: '7' },
-]);
 const link = explorerLinks([]);
-
-let heights = 10;
-const tx = (chainId: string): ChainTx => ({
-  chainId,
-  txHash: (heights++).toString(16).toUpperCase().padStart(64, '0'),
-  height: heights,
-  time: '2026-01-01T00:00:00Z',
-});
-const ev = (type: string, attributes: Record<string, string>): AbciEvent => ({
-  type,
-  attributes: Object.entries(attributes).map(([key, value]) => ({ key, value })),
-});
-const packet = (src: string, dst: string, sequence: string, extra: Record<string, string> = {}) =>
-  ({
-    packet_src_port: 'transfer',
-    packet_src_channel: src,
-    packet_dst_port: 'transfer',
-    packet_dst_channel: dst,
-    packet_sequence: sequence,
-    msg_index: '0',
-    ...extra,
-  }) as Record<string, string>;
-const data = (denom: string) => JSON.stringify({ denom, amount: '100', sender: 's', receiver: 'r' });
-
-/** A transfer started by a source tx with these events. */
-function started(chainId: string, events: AbciEvent[]): TransferProgress {
-  const source = tx(chainId);
-  const parsed = eventsOfCosmosTx(events);
-  return { source: { ...source, code: 0 }, hops: hopsOfSourceTx(source, parsed, chains), watch: {} };
-}
-
-const apply = (progress: TransferProgress, chainId: string, events: AbciEvent[]) =>
-  applyTx(progress, tx(chainId), eventsOfCosmosTx(events));
 
 const status = (progress: TransferProgress) => statusJson(progress, outcomeOf(progress), link);
 
@@ -83,7 +43,7 @@ describe('the tracking state machine', () => {
       released: true,
     });
     // The same tx again changes nothing.
-    expect(applyTx(p, p.hops[0]!.send, [])).toBe(false);
+    expect(applyTx(p, p.hops[0]!.send, [], chains)).toBe(false);
   });
 
   it('an error ack: PENDING_ERROR until the sender refunds, then COMPLETED_ERROR released on the sender', () => {

@@ -11,6 +11,7 @@ import type { Hop, IbcHop, StatusError, TransactionState, TransferProgress } fro
  *        │                                         ▼
  *        │                                  STATE_PENDING_ERROR ──refund landed──▶ STATE_COMPLETED_ERROR
  *        └──── no progress for the abandon window (from any non-terminal state) ──▶ STATE_ABANDONED
+ *              (not while it waits on something that will happen: `waiting.ts`, `idle.ts`)
  *
  * A transfer is one chain of hops from its source tx (an IBC packet and the packets forwarded from it,
  * an OPinit deposit or withdrawal, an omnichain OFT send); a source tx that starts several gives several

@@ -1,5 +1,6 @@
 import { ibcHopState, type Outcome, outcomeOf, type TransferOutcome } from './state.js';
 import type { ChainTx, Hop, TrackedChain, TrackedTransfer, TransferProgress } from './types.js';
+import { type ClockOf, waitingFor } from './waiting.js';
 
 /** `GET /v2/tx/status` as Skip Go API v2 answers it (snake_case, every field its clients read). */
 
@@ -92,7 +93,16 @@ function transferEvent(hop: Hop, link: ExplorerLink): Record<string, unknown> {
 
 const blocking = (index: number | null) => (index === null ? null : { transfer_sequence_index: index });
 
-export function statusJson(progress: TransferProgress, outcome: Outcome, link: ExplorerLink) {
+/**
+ * `clockOf` tells the destinations' latest blocks, by which a packet's timeout is judged: without it
+ * (none known) no packet is shown waiting on its relay.
+ */
+export function statusJson(
+  progress: TransferProgress,
+  outcome: Outcome,
+  link: ExplorerLink,
+  clockOf: ClockOf = () => undefined,
+) {
   const events = progress.hops.map((hop) => transferEvent(hop, link));
   const terminal = ['STATE_COMPLETED_SUCCESS', 'STATE_COMPLETED_ERROR', 'STATE_ABANDONED'].includes(
     outcome.state,
@@ -105,6 +115,8 @@ export function statusJson(progress: TransferProgress, outcome: Outcome, link: E
       : blocking(t.nextBlocking === null ? null : t.hops.indexOf(t.nextBlocking)),
     transfer_asset_release: t.release,
     error: t.error,
+    // weft's own (Skip has no such field): what the transfer waits on that will happen, while pending.
+    waiting_for: terminal ? null : waitingFor(progress, t, clockOf),
   });
   const next = terminal
     ? null

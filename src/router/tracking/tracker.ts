@@ -1,8 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errorMessage, isRetryable } from '../../common/errors.js';
-import type { Logger } from '../../common/logger.js';
-import type { Db } from '../../store/db.js';
 import { createLookupQueue, lookupsToRun, runLookups, settleCovered } from './catch-up.js';
 import { keyOfEvent } from './chain-events.js';
 import {
@@ -20,47 +17,14 @@ import {
 } from './errors.js';
 import { applyTx, chainDirectory, hopsOfSourceTx, waitKeys } from './evidence.js';
 import { type ChainFollower, startChainFollower } from './follower.js';
+import { type IdleClock, idleVerdict } from './idle.js';
 import { outcomeOf, stepOf } from './state.js';
 import { explorerLinks, recentJson, statusJson } from './status-json.js';
+import { type TrackerOptions, trackerSettings } from './tracker-options.js';
 import { createTransferStore } from './transfer-store.js';
-import {
-  type RecentQuery,
-  TERMINAL_STATES,
-  type TrackedChain,
-  type TrackedTransfer,
-  type TransferProgress,
-} from './types.js';
+import { type RecentQuery, TERMINAL_STATES, type TrackedTransfer, type TransferProgress } from './types.js';
 
-export interface TrackerOptions {
-  /** The router's schema of the shared database (`migrateTracking` run on it). */
-  db: Db;
-  chains: readonly TrackedChain[];
-  logger: Logger;
-  /** This process's name in leases (default: a random id). */
-  owner?: string;
-  /** How long a claim holds a transfer; renewed every third of it (default 15 s). */
-  leaseMs?: number;
-  /** Follower poll interval (default 500 ms). */
-  pollMs?: number;
-  /** Blocks of transfer events each follower keeps in memory (default 600). */
-  retainBlocks?: number;
-  /** A transfer without progress this long is abandoned (default 10 min, as Skip). */
-  abandonAfterMs?: number;
-  /** A source tx not seen on its chain this long is abandoned (default 5 min, as Skip). */
-  unseenAfterMs?: number;
-  /** Node request timeout (default 10 s). */
-  timeoutMs?: number;
-  /** Most transfers one process holds (default 100,000). */
-  maxHeld?: number;
-  /** How long the start waits for the chains' first answers (default 2 s). */
-  readyWaitMs?: number;
-  /** Look-ups of evidence older than the followers' windows run at once at most (default 4). */
-  lookupConcurrency?: number;
-  /** Abandoned transfers whose source tx was never seen are deleted after this (default 1 h). */
-  unseenRetentionMs?: number;
-  /** Most transfers awaiting their source tx (not abandoned); `track` refuses new ones beyond (default 10,000). */
-  maxUnseen?: number;
-}
+export type { TrackerOptions } from './tracker-options.js';
 
 /** Rows deleted per round of the periodic work. */
 const SWEEP_BATCH = 1_000;
@@ -79,10 +43,9 @@ export interface Tracker {
   stop(options?: { keepLeases?: boolean }): Promise<void>;
 }
 
-interface Held {
+interface Held extends IdleClock {
   transfer: TrackedTransfer;
   keys: Set<string>;
-  lastProgressMs: number;
   queue: Promise<void>;
   dropped: boolean;
   /** Look-ups queued or running. */
@@ -94,20 +57,14 @@ interface Held {
 export const validTxHash = (hash: string) => /^(0x)?[0-9a-fA-F]{64}$/.test(hash);
 
 export async function startTracker(options: TrackerOptions): Promise<Tracker> {
-  const { db, chains, logger } = options;
-  const owner = options.owner ?? `router-${randomUUID()}`;
-  const leaseMs = options.leaseMs ?? 15_000;
-  const abandonAfterMs = options.abandonAfterMs ?? 600_000;
-  const unseenAfterMs = options.unseenAfterMs ?? 300_000;
-  const maxHeld = options.maxHeld ?? 100_000;
-  const unseenRetentionMs = options.unseenRetentionMs ?? 3_600_000;
-  const maxUnseen = options.maxUnseen ?? 10_000;
-  const lookups = createLookupQueue(options.lookupConcurrency ?? 4);
+  const settings = trackerSettings(options);
+  const { db, chains, logger, owner, leaseMs, abandonAfterMs, unseenAfterMs, maxHeld, maxUnseen } = settings;
+  const lookups = createLookupQueue(settings.lookupConcurrency);
   const store = createTransferStore(db);
   const directory = chainDirectory(chains);
   const link = explorerLinks(chains);
   const readers = new Map<string, ChainReader>(
-    chains.map((c) => [c.chainId, createChainReader(c, { timeoutMs: options.timeoutMs ?? 10_000 })]),
+    chains.map((c) => [c.chainId, createChainReader(c, { timeoutMs: settings.timeoutMs })]),
   );
   const held = new Map<string, Held>();
   const byKey = new Map<string, Set<string>>();
@@ -215,7 +172,7 @@ export async function startTracker(options: TrackerOptions): Promise<Tracker> {
         for (const l of todo) entry.seeking.delete(l.id);
         const progress = structuredClone(entry.transfer.progress);
         let learnt = false;
-        for (const tx of found) learnt = applyTx(progress, tx.tx, tx.events) || learnt;
+        for (const tx of found) learnt = applyTx(progress, tx.tx, tx.events, directory) || learnt;
         const searched = new Set([...(progress.searched ?? []), ...done.map((l) => l.id)]);
         if (!learnt && searched.size === (progress.searched?.length ?? 0)) return;
         progress.searched = [...searched];
@@ -226,7 +183,7 @@ export async function startTracker(options: TrackerOptions): Promise<Tracker> {
 
   const absorb = async (entry: Held, tx: TxEvents) => {
     const progress = structuredClone(entry.transfer.progress);
-    if (applyTx(progress, tx.tx, tx.events)) await save(entry, progress, true);
+    if (applyTx(progress, tx.tx, tx.events, directory)) await save(entry, progress, true);
   };
 
   const discover = async (entry: Held) => {
@@ -276,8 +233,8 @@ export async function startTracker(options: TrackerOptions): Promise<Tracker> {
       startChainFollower({
         reader,
         onBlock: (block) => onBlock(reader.chain.chainId, block),
-        pollMs: options.pollMs ?? 500,
-        retainBlocks: options.retainBlocks ?? 600,
+        pollMs: settings.pollMs,
+        retainBlocks: settings.retainBlocks,
         logger,
       }),
     );
@@ -286,8 +243,14 @@ export async function startTracker(options: TrackerOptions): Promise<Tracker> {
   // a chain whose node is down does not hold the others (its follower catches up when it answers).
   await Promise.race([
     Promise.all([...followers.values()].map((f) => f.ready())),
-    sleep(options.readyWaitMs ?? 2000),
+    sleep(settings.readyWaitMs),
   ]);
+
+  /** A chain's latest block while it advances; one silent for the abandon window has no clock. */
+  const clockOf = (chainId: string) => {
+    const clock = followers.get(chainId)?.clock();
+    return clock && Date.now() - clock.advancedAtMs < abandonAfterMs ? clock : undefined;
+  };
 
   const abandon = async (entry: Held, reason: string) => {
     const progress = structuredClone(entry.transfer.progress);
@@ -300,6 +263,7 @@ export async function startTracker(options: TrackerOptions): Promise<Tracker> {
       transfer,
       keys: new Set(),
       lastProgressMs: Date.parse(transfer.lastProgressAt),
+      waitedAtMs: 0,
       queue: Promise.resolve(),
       dropped: false,
       seeking: new Set(),
@@ -330,21 +294,13 @@ export async function startTracker(options: TrackerOptions): Promise<Tracker> {
       if (!held.has(row.id)) take(row);
     const now = Date.now();
     for (const entry of held.values()) {
-      const { source } = entry.transfer.progress;
-      const idle = now - entry.lastProgressMs;
-      if (!source && idle > unseenAfterMs)
-        void serial(entry, () =>
-          abandon(
-            entry,
-            `source tx not seen on ${entry.transfer.chainId} within ${Math.round(unseenAfterMs / 1000)} s`,
-          ),
-        );
-      else if (source && idle > abandonAfterMs)
-        void serial(entry, () => abandon(entry, `no progress for ${Math.round(abandonAfterMs / 1000)} s`));
-      else if (!source) void serial(entry, () => discover(entry));
+      const verdict = idleVerdict(entry.transfer, entry, now, settings, clockOf);
+      if (verdict.kind === 'waiting') entry.waitedAtMs = now;
+      if (verdict.kind === 'abandon') void serial(entry, () => abandon(entry, verdict.reason));
+      else if (!entry.transfer.progress.source) void serial(entry, () => discover(entry));
       else if (entry.retry) void serial(entry, async () => seek(entry));
     }
-    const swept = await store.deleteUnseenAbandoned(unseenRetentionMs, SWEEP_BATCH);
+    const swept = await store.deleteUnseenAbandoned(settings.unseenRetentionMs, SWEEP_BATCH);
     if (swept > 0) logger.debug({ swept }, 'tracking: deleted abandoned transfers never seen on chain');
   };
   // Rounds run one after another; asks made while one waits to start join it (a burst of tracks is one round).
@@ -395,10 +351,9 @@ export async function startTracker(options: TrackerOptions): Promise<Tracker> {
       if (!validTxHash(txHash)) throw new TxNotTrackedError(chainId, txHash);
       const hash = normalizeHash(txHash);
       const mine = fresh(chainId, hash);
-      if (mine) return statusJson(mine.transfer.progress, outcomeOf(mine.transfer.progress), link);
-      const transfer = await store.get(chainId, hash);
-      if (!transfer) throw new TxNotTrackedError(chainId, txHash);
-      return statusJson(transfer.progress, outcomeOf(transfer.progress), link);
+      const progress = mine?.transfer.progress ?? (await store.get(chainId, hash))?.progress;
+      if (!progress) throw new TxNotTrackedError(chainId, txHash);
+      return statusJson(progress, outcomeOf(progress), link, clockOf);
     },
     async recent(query) {
       if (query.chainId !== undefined) requireChain(query.chainId);

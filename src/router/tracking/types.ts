@@ -61,6 +61,12 @@ export interface IbcHop {
   sequence: string;
   denom?: string;
   amount?: string;
+  /**
+   * The packet's timeouts on the destination, from its `send_packet`: `<revision>-<height>` and ns of the
+   * destination's block time, each absent when the packet has none (or was recorded before weft kept them).
+   */
+  timeoutHeight?: string;
+  timeoutTimestamp?: string;
   send: ChainTx;
   receive?: ChainTx;
   /** The acknowledgement the destination wrote: `error` set for an error ack. */
