@@ -10,7 +10,7 @@ import {
 } from '@cosmjs/amino';
 import { toBase64 } from '@cosmjs/encoding';
 import { decodeOptionalPubkey, type EncodeObject, makeAuthInfoBytes } from '@cosmjs/proto-signing';
-import { type Account, accountFromAny } from '@cosmjs/stargate';
+import { type Account, accountFromAny, StargateClient } from '@cosmjs/stargate';
 import { BaseAccount } from 'cosmjs-types/cosmos/auth/v1beta1/auth';
 import { PubKey } from 'cosmjs-types/cosmos/crypto/secp256k1/keys';
 import { SignMode } from 'cosmjs-types/cosmos/tx/signing/v1beta1/signing';
@@ -18,6 +18,8 @@ import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import type { Any } from 'cosmjs-types/google/protobuf/any';
 import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { expect } from 'vitest';
+import type { DevnetChain } from '../src/devnet/devnet.js';
 import type { DevAccount } from '../src/devnet/keys.js';
 import { aminoTypes, protos } from './router-wallet-support.js';
 
@@ -105,4 +107,35 @@ export async function signEip191(
     authInfoBytes,
     signatures: [Buffer.from(signature.signature, 'base64')],
   });
+}
+
+/**
+ * A `cosmos_tx` on an Initia chain signed as InterwovenKit signs it with an Ethereum key: the account's
+ * number and sequence read over CometBFT, SIGN_MODE_EIP_191 with a fee of `gas` at the chain's minimum
+ * gas price; broadcast, then awaited in a block. Answers the tx hash (uppercase hex); the tx must succeed.
+ */
+export async function signAndBroadcastEip191(
+  chain: DevnetChain,
+  from: DevAccount,
+  messages: EncodeObject[],
+  gas = 1_000_000,
+): Promise<string> {
+  const client = await StargateClient.connect(chain.urls.rpc, { accountParser: parseAccount });
+  try {
+    const { accountNumber, sequence } = await client.getSequence(from.address);
+    const { denom, minGasPrice } = chain.chain.info;
+    const tx = await signEip191(new EthereumAminoSigner(from), {
+      chainId: chain.chain.info.chainId,
+      messages,
+      fee: { amount: [{ denom, amount: String(Math.ceil(gas * minGasPrice)) }], gas: String(gas) },
+      memo: '',
+      accountNumber,
+      sequence,
+    });
+    const result = await client.broadcastTx(TxRaw.encode(tx).finish(), 30_000, 100);
+    expect(result.code, result.rawLog).toBe(0);
+    return result.transactionHash;
+  } finally {
+    client.disconnect();
+  }
 }

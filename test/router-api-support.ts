@@ -61,12 +61,15 @@ export async function trackToEnd(base: string, chainId: string, hash: string, ms
 
 /**
  * `weft router` as its command starts it, in this process, over a devnet's registry on an embedded store
- * in memory; answers its URL and the shutdown that stops it.
+ * in memory, with `env` as further settings; answers its URL and the shutdown that stops it.
  */
-export async function routerOnDevnet(devnet: Devnet): Promise<{ url: string; shutdown: Shutdown }> {
+export async function routerOnDevnet(
+  devnet: Devnet,
+  env: Record<string, string> = {},
+): Promise<{ url: string; shutdown: Shutdown }> {
   const config = loadRouterConfig({
     argv: ['--registry', devnet.manifest().registry!, '--host', '127.0.0.1', '--port', '0'],
-    env: { DATA_DIR: 'memory://' },
+    env: { DATA_DIR: 'memory://', ...env },
   });
   const shutdown = createShutdown(silentLogger());
   const { url } = await startRouter(config, { logger: silentLogger(), shutdown });

@@ -15,21 +15,22 @@ import { until } from '../src/devnet/test-support/until.js';
 import { createRouterServer, type RouterServer } from '../src/router/api/server.js';
 import { ibcDenomOf, l2DenomOf, parseIbcPath } from '../src/router/graph/denoms.js';
 import { loadRegistry } from '../src/router/registry/load.js';
+import { signAndBroadcastEip191 } from './eth-signer-support.js';
 import {
   aminoTypes,
   bankBalance,
   decode,
   evmChain,
   protos,
-  sendEvmTx,
   signAndBroadcast,
 } from './router-wallet-support.js';
 
 /**
  * The router against the full devnet, used as wallets use it: route → msgs → each `cosmos_tx` msg
- * decoded with the Initia amino types (as interwovenkit does) and signed by cosmjs (amino JSON or direct), or the `evm_tx`
- * sent by viem → broadcast → the recipient's balance grows by the route's `amount_out`: OPinit deposits,
- * IBC one hop in and two hops out through a forward memo, an OFT transfer, a deposit with an op hook. The same
+ * decoded with the Initia amino types (as interwovenkit does) and signed by cosmjs (amino JSON or direct;
+ * on the EVM rollup by an Ethereum key in SIGN_MODE_EIP_191) → broadcast → the recipient's balance grows
+ * by the route's `amount_out`: OPinit deposits, IBC one hop in and two hops out through a forward memo, an
+ * OFT transfer from the EVM rollup (a MsgCall), a deposit with an op hook. The same
  * through @skip-go/client, `/nft`'s 404 (the devnet has no ICS-721 channel), and a flood of malformed requests
  * that must all get JSON 4xx answers.
  */
@@ -262,7 +263,7 @@ describe('the router on the full devnet', () => {
     expect(none.json).toMatchObject({ code: 3, details: [] });
   });
 
-  it('sends OFT from the EVM rollup to the external EVM chain with the evm_tx, signed by viem', async () => {
+  it('sends OFT from the EVM rollup to the external EVM chain as a cosmos_tx of one MsgCall, signed in SIGN_MODE_EIP_191', async () => {
     const members = (
       devnet.manifest().services.omnichain as {
         members: Array<{ chain_id: string; oft: Hex; denom: string }>;
@@ -289,16 +290,29 @@ describe('the router on the full devnet', () => {
       fee_behavior: 'FEE_BEHAVIOR_ADDITIONAL',
       amount: op.messaging_fee_amount,
     });
+    // InterwovenKit names an Initia chain's account in bech32.
     const built = await post('/v2/fungible/msgs', {
       ...request,
-      address_list: [sender.hexAddress, recipient],
+      address_list: [sender.address, recipient],
       operations: routed.json.operations,
     });
     expect(built.status, JSON.stringify(built.json)).toBe(200);
-    const tx = built.json.txs[0].evm_tx;
-    expect(tx.data).toMatch(/^[0-9a-f]+$/);
-    expect(tx.chain_id).toBe(String(evmRollup.chain.info.evmChainId));
-    expect(tx.required_erc20_approvals).toEqual([]);
+    const tx = built.json.txs[0].cosmos_tx;
+    expect(tx, JSON.stringify(built.json.txs[0])).toMatchObject({
+      chain_id: evmRollup.chain.info.chainId,
+      signer_address: sender.address,
+    });
+    const msgs = tx.msgs.map(decode);
+    expect(msgs).toEqual([
+      {
+        typeUrl: '/minievm.evm.v1.MsgCall',
+        value: expect.objectContaining({
+          sender: sender.address,
+          contractAddr: source.oft,
+          value: op.messaging_fee_amount,
+        }),
+      },
+    ]);
     const target_ = createPublicClient({
       chain: evmChain(eth.chain.info.evmChainId!, eth.urls.jsonRpc),
       transport: http(),
@@ -306,7 +320,7 @@ describe('the router on the full devnet', () => {
     const balance = () =>
       target_.readContract({ address: target.oft, abi: ERC20, functionName: 'balanceOf', args: [recipient] });
     const before = await balance();
-    await sendEvmTx(evmRollup.urls.jsonRpc!, sender, tx);
+    await signAndBroadcastEip191(evmRollup, sender, msgs);
     await until('OFT delivered', async () => (await balance()) === before + BigInt(routed.json.amount_out));
   }, 60_000);
 

@@ -9,6 +9,7 @@ import type { DevAccount } from '../src/devnet/keys.js';
 import { until } from '../src/devnet/test-support/until.js';
 import { ibcDenomOf, l2DenomOf, parseIbcPath } from '../src/router/graph/denoms.js';
 import { useTestDb } from '../src/store/test-support/backends.js';
+import { signAndBroadcastEip191 } from './eth-signer-support.js';
 import {
   post,
   routeAndBuild as routeAndBuildAt,
@@ -17,12 +18,13 @@ import {
   trackToEnd,
 } from './router-api-support.js';
 import { control, trackingDevnet } from './router-tracking-support.js';
-import { bankBalance, decode, evmChain, sendEvmTx, signAndBroadcast } from './router-wallet-support.js';
+import { bankBalance, decode, evmChain, signAndBroadcast } from './router-wallet-support.js';
 
 /**
  * Acceptance of `weft router` on the full devnet: each pathway as a wallet walks it, through the command's
  * own entry (registry from the devnet's manifest, its store, its tracker): route → msgs → sign (cosmjs with
- * the Initia amino types, or viem) → broadcast → track → status `STATE_COMPLETED_SUCCESS` → the recipient
+ * the Initia amino types; on the EVM rollup an Ethereum key in SIGN_MODE_EIP_191, as InterwovenKit signs
+ * there) → broadcast → track → status `STATE_COMPLETED_SUCCESS` → the recipient
  * holds `amount_out` more. The same through @skip-go/client, and a router process killed with SIGKILL
  * mid-transfer whose successor on the same PostgreSQL database ends the transfer.
  */
@@ -155,7 +157,7 @@ describe('weft router end to end on the full devnet', () => {
     expect(await bankBalance(cosmos, recipient, voucher)).toBe(atCosmos + BigInt(outbound.routed.amount_out));
   }, 120_000);
 
-  it('delivers and tracks an OFT transfer from the EVM rollup to the external EVM chain', async () => {
+  it('delivers and tracks an OFT transfer from the EVM rollup to the external EVM chain, a MsgCall signed in SIGN_MODE_EIP_191', async () => {
     const evm = rollup('evm');
     const eth = devnet.external.evm!;
     const members = (
@@ -175,8 +177,11 @@ describe('weft router end to end on the full devnet', () => {
         dest_asset_chain_id: eth.chain.info.chainId,
         amount_in: String(2n * 10n ** 18n + 7n),
       },
-      [sender.hexAddress, recipient],
+      [sender.address, recipient],
     );
+    expect(tx.cosmos_tx.chain_id).toBe(evm.chain.info.chainId);
+    const msgs = tx.cosmos_tx.msgs.map(decode);
+    expect(msgs.map((m: { typeUrl: string }) => m.typeUrl)).toEqual(['/minievm.evm.v1.MsgCall']);
     const reader = createPublicClient({
       chain: evmChain(eth.chain.info.evmChainId!, eth.urls.jsonRpc),
       transport: http(),
@@ -184,9 +189,15 @@ describe('weft router end to end on the full devnet', () => {
     const balance = () =>
       reader.readContract({ address: target.oft, abi: ERC20, functionName: 'balanceOf', args: [recipient] });
     const before = await balance();
-    const hash = await sendEvmTx(evm.urls.jsonRpc!, sender, tx.evm_tx);
+    // The source tx is a Cosmos tx on the rollup: tracked by its Cosmos hash, its OFT send read from its EVM logs.
+    const hash = await signAndBroadcastEip191(evm, sender, msgs);
     const done = await trackToSuccess(evm.chain.info.chainId, hash);
     expect(Object.keys(done.transfer_sequence[0])).toEqual(['layer_zero_transfer']);
+    expect(done.transfer_sequence[0].layer_zero_transfer).toMatchObject({
+      from_chain_id: evm.chain.info.chainId,
+      to_chain_id: eth.chain.info.chainId,
+      txs: { send_tx: { tx_hash: hash } },
+    });
     expect(await balance()).toBe(before + BigInt(routed.amount_out));
   }, 90_000);
 

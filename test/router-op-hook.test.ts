@@ -1,26 +1,34 @@
-import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
-import { createPublicClient, type Hex, http, parseAbi } from 'viem';
+import type { Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Shutdown } from '../src/common/shutdown.js';
 import type { Devnet, DevnetChain } from '../src/devnet/devnet.js';
 import { deriveAccount } from '../src/devnet/keys.js';
 import { until } from '../src/devnet/test-support/until.js';
 import { l2DenomOf } from '../src/router/graph/denoms.js';
-import { EthereumAminoSigner, signEip191 } from './eth-signer-support.js';
+import { signAndBroadcastEip191 } from './eth-signer-support.js';
 import { routerOnDevnet } from './router-api-support.js';
+import {
+  erc20Balance,
+  postJson as postTo,
+  signHook,
+  waitForAccountCreation,
+  wrapperOf,
+} from './router-op-hook-support.js';
 import { trackingDevnet } from './router-tracking-support.js';
-import { bankBalance, decode, evmChain, sendEvmTx, signAndBroadcast } from './router-wallet-support.js';
+import { bankBalance, decode, sendEvmTx, signAndBroadcast } from './router-wallet-support.js';
 
 /**
  * A route whose OPinit deposit must be followed by a conversion on the rollup, walked as InterwovenKit
- * walks it on the full devnet: `/route` says `required_op_hook` → `/op-hook` gives the MsgCalls → they are
- * decoded with the Initia amino types and signed by an Ethereum key in SIGN_MODE_EIP_191 on the rollup
- * (fee `{amount: [], gas: "1"}`, memo "", the account's current sequence) → `/msgs` with `signed_op_hook`
- * → the deposit signed by cosmjs on the L1 → tracked to `STATE_COMPLETED_SUCCESS`, the recipient holding
- * `amount_out` more of the wrapper token. A hook signed with a wrong sequence ends `STATE_COMPLETED_ERROR`.
+ * walks it on the full devnet, by a wallet of an Ethereum key that sends to its own address (the hook
+ * runs as the recipient and InterwovenKit signs it as the connected wallet): `/route` says
+ * `required_op_hook` → `/op-hook` gives the MsgCalls → they are decoded with the Initia amino types and
+ * signed in SIGN_MODE_EIP_191 on the rollup (fee `{amount: [], gas: "1"}`, memo "", the account's current
+ * sequence) → `/msgs` with `signed_op_hook` → the deposit signed the same way on the L1 → tracked to
+ * `STATE_COMPLETED_SUCCESS`, the recipient holding `amount_out` more of the wrapper token. A hook signed
+ * with a wrong sequence ends `STATE_COMPLETED_ERROR`. The wallet's account on the rollup exists
+ * beforehand; a first-time user's is `router-op-hook-accounts.test.ts`'s.
  */
 
-const ERC20 = parseAbi(['function balanceOf(address) view returns (uint256)']);
 let network: Awaited<ReturnType<typeof trackingDevnet>>;
 let devnet: Devnet;
 let l1: DevnetChain;
@@ -28,15 +36,17 @@ let evm: DevnetChain;
 let shutdown: Shutdown;
 let url: string;
 /** The wrapper token (`evm/<address>`) and its contract, as `/v2/fungible/assets` lists it. */
-let wrapper: { denom: string; contract: Hex };
-/** An Ethereum key with an account on the rollup and nothing else there (hooks sign with its sequence). */
+let wrapper: Awaited<ReturnType<typeof wrapperOf>>;
+/**
+ * The wallet: an Ethereum key with INIT on the L1 and an account on the rollup with nothing else there
+ * (hooks sign with its sequence).
+ */
 const recipient = deriveAccount({
   seed: 'op-hook/recipient',
   index: 0,
   keyType: 'ethsecp256k1',
   prefix: 'init',
 });
-const signer = new EthereumAminoSigner(recipient);
 const l2 = l2DenomOf('1', 'uinit');
 
 beforeAll(async () => {
@@ -45,13 +55,7 @@ beforeAll(async () => {
   l1 = devnet.l1!;
   evm = devnet.rollups.find((c) => c.vm === 'evm')!;
   ({ url, shutdown } = await routerOnDevnet(devnet));
-  const listed = (await (
-    await fetch(`${url}/v2/fungible/assets?chain_ids=${evm.chain.info.chainId}`)
-  ).json()) as any;
-  const asset = listed.chain_to_assets_map[evm.chain.info.chainId].assets.find(
-    (a: any) => a.symbol === 'WINIT',
-  );
-  wrapper = { denom: asset.denom, contract: asset.token_contract };
+  wrapper = await wrapperOf(url, evm.chain.info.chainId);
   // The account comes into being with a first transfer to it (a wallet's own EVM tx).
   await sendEvmTx(evm.urls.jsonRpc!, evm.accounts[0]!, {
     chain_id: String(evm.chain.info.evmChainId),
@@ -59,6 +63,16 @@ beforeAll(async () => {
     data: '',
     value: '1000',
   });
+  await signAndBroadcast(l1, l1.accounts[1]!, [
+    {
+      typeUrl: '/cosmos.bank.v1beta1.MsgSend',
+      value: {
+        fromAddress: l1.accounts[1]!.address,
+        toAddress: recipient.address,
+        amount: [{ denom: 'uinit', amount: '100000000' }],
+      },
+    },
+  ]);
 }, 120_000);
 
 afterAll(async () => {
@@ -74,39 +88,18 @@ async function post(path: string, body: unknown) {
   });
   return { status: response.status, text: await response.text() };
 }
-const postJson = async (path: string, body: unknown) => {
-  const { status, text } = await post(path, body);
-  return { status, json: JSON.parse(text) as any };
-};
+const postJson = (path: string, body: unknown) => postTo(url, path, body);
 
-const wrapped = () =>
-  createPublicClient({
-    chain: evmChain(evm.chain.info.evmChainId!, evm.urls.jsonRpc!),
-    transport: http(),
-  }).readContract({
-    address: wrapper.contract,
-    abi: ERC20,
-    functionName: 'balanceOf',
-    args: [recipient.hexAddress as Hex],
-  });
-
-/** InterwovenKit's `waitForAccountCreation`, then the account's number and current sequence. */
-async function accountInfo() {
-  return until('the recipient account on the rollup', async () => {
-    const response = await fetch(`${evm.urls.rest}/cosmos/auth/v1beta1/account_info/${recipient.address}`);
-    if (!response.ok) return undefined;
-    const { info } = (await response.json()) as { info: { account_number: string; sequence: string } };
-    return { accountNumber: BigInt(info.account_number), sequence: Number(info.sequence) };
-  });
-}
+const wrapped = () => erc20Balance(evm, wrapper.contract, recipient.hexAddress);
 
 /**
- * `/op-hook` → decode → EIP-191 signature on the rollup (`sequenceOffset` 0: the right one; `count`: how
- * many of the msgs, all by default) → `signed_op_hook`. `approves`: whether the hook must approve first.
+ * `/op-hook` → InterwovenKit's wait for the account → decode → EIP-191 signature on the rollup
+ * (`sequenceOffset` 0: the right one; `count`: how many of the msgs, all by default) → `signed_op_hook`.
+ * `approves`: whether the hook must approve first.
  */
-async function signedOpHook(sender: string, approves: boolean, sequenceOffset = 0, count?: number) {
+async function signedOpHook(approves: boolean, sequenceOffset = 0, count?: number) {
   const answer = await postJson('/op-hook', {
-    source_address: sender,
+    source_address: recipient.address,
     source_asset_chain_id: l1.chain.info.chainId,
     source_asset_denom: 'uinit',
     dest_address: recipient.address,
@@ -125,16 +118,8 @@ async function signedOpHook(sender: string, approves: boolean, sequenceOffset = 
       `0x095ea7b3${wrapper.contract.slice(2).toLowerCase().padStart(64, '0')}${'f'.repeat(64)}`,
     );
   expect(messages.at(-1).value).toMatchObject({ contractAddr: wrapper.contract, input: '0x4c84c1c8' });
-  const { accountNumber, sequence } = await accountInfo();
-  const tx = await signEip191(signer, {
-    chainId: answer.json.chain_id,
-    messages: messages.slice(0, count),
-    fee: { amount: [], gas: '1' },
-    memo: '',
-    accountNumber,
-    sequence: sequence + sequenceOffset,
-  });
-  return { signer: recipient.address, hook: Buffer.from(TxRaw.encode(tx).finish()).toString('base64') };
+  const { accountNumber, sequence } = await waitForAccountCreation(evm.urls.rest, recipient.address);
+  return signHook(recipient, answer.json, { accountNumber, sequence: sequence + sequenceOffset }, count);
 }
 
 /**
@@ -142,7 +127,6 @@ async function signedOpHook(sender: string, approves: boolean, sequenceOffset = 
  * hash. `approves`: whether the hook approves first (no earlier approval stands).
  */
 async function depositWrapped(amountIn: string, approves: boolean, sequenceOffset = 0) {
-  const sender = l1.accounts[1]!;
   const request = {
     source_asset_denom: 'uinit',
     source_asset_chain_id: l1.chain.info.chainId,
@@ -155,7 +139,7 @@ async function depositWrapped(amountIn: string, approves: boolean, sequenceOffse
   const body = {
     ...request,
     amount_out: routed.json.amount_out,
-    address_list: [sender.address, recipient.address],
+    address_list: [recipient.address, recipient.address],
     operations: routed.json.operations,
     slippage_tolerance_percent: '1',
   };
@@ -166,7 +150,7 @@ async function depositWrapped(amountIn: string, approves: boolean, sequenceOffse
     // A hook that does not convert (the approval alone) is refused too.
     const partial = await postJson('/v2/fungible/msgs', {
       ...body,
-      signed_op_hook: await signedOpHook(sender.address, approves, sequenceOffset, 1),
+      signed_op_hook: await signedOpHook(approves, sequenceOffset, 1),
     });
     expect([partial.status, partial.json.message]).toEqual([
       400,
@@ -175,12 +159,12 @@ async function depositWrapped(amountIn: string, approves: boolean, sequenceOffse
   }
   const built = await postJson('/v2/fungible/msgs', {
     ...body,
-    signed_op_hook: await signedOpHook(sender.address, approves, sequenceOffset),
+    signed_op_hook: await signedOpHook(approves, sequenceOffset),
   });
   expect(built.status, JSON.stringify(built.json)).toBe(200);
   const msgs = built.json.txs[0].cosmos_tx.msgs.map(decode);
   expect(msgs[0].value.data.length).toBeGreaterThan(0);
-  return { routed: routed.json, hash: await signAndBroadcast(l1, sender, msgs) };
+  return { routed: routed.json, hash: await signAndBroadcastEip191(l1, recipient, msgs, 400_000) };
 }
 
 /** `POST /v2/tx/track`, then `GET /v2/tx/status` until a terminal state; answers the last status. */
@@ -244,7 +228,7 @@ describe('a deposit whose op hook wraps what arrives', () => {
 
   it('answers /op-hook only for such a pair, and JSON 4xx naming what is wrong', async () => {
     const base = {
-      source_address: l1.accounts[1]!.address,
+      source_address: recipient.address,
       source_asset_chain_id: l1.chain.info.chainId,
       source_asset_denom: 'uinit',
       dest_address: recipient.address,

@@ -16,6 +16,8 @@ import {
 } from '../dev/store.js';
 import { builtWalletDir, walletPage, walletPageConfig } from '../dev/wallet-page.js';
 import { type DevnetChain, startDevnet } from '../devnet/devnet.js';
+import type { ChainPlan } from '../devnet/network/plan.js';
+import { fundsOpHooks, opHookFunderAccount } from '../devnet/opinit/op-hook-funder.js';
 import { configFileArgs, devnetOptions, PORT_BASE, prepareDevnet } from '../devnet/settings.js';
 import { loadIndexerConfig } from '../indexer/config.js';
 import { type ProgressFigures, showCatchUp } from '../indexer/progress.js';
@@ -169,7 +171,7 @@ async function startStack(
   );
 
   const routerLogger = log('router');
-  const router = await startRouter(loadRouterConfig({ argv: [], env: routerEnv(settings) }), {
+  const router = await startRouter(loadRouterConfig({ argv: [], env: routerEnv(settings, devnet.all) }), {
     logger: routerLogger,
     shutdown,
     db: routerStore.db,
@@ -249,12 +251,17 @@ function indexerEnv(chain: DevnetChain, settings: DevSettings): Record<string, s
   };
 }
 
-/** What `weft router` would be given to route over the devnet's registry folder. */
-function routerEnv(settings: DevSettings): Record<string, string> {
+/**
+ * What `weft router` would be given to route over the devnet's registry folder, with the key the devnet
+ * funds on its EVM rollup for creating first-time hook signers' accounts.
+ */
+function routerEnv(settings: DevSettings, chains: Array<{ plan: ChainPlan }>): Record<string, string> {
+  const funded = fundsOpHooks(chains.map((c) => c.plan));
   return {
     REGISTRY: settings.registry,
     HOST: settings.host,
     PORT: String(settings.routerPort),
+    ...(funded ? { ROUTER_OP_HOOK_FUNDER_KEY: opHookFunderAccount(settings.seed).privateKey } : {}),
     LOG_LEVEL: settings.logLevel,
     LOG_FORMAT: settings.logFormat,
   };

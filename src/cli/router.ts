@@ -62,6 +62,9 @@ export async function startRouter(
     logger: deps.logger,
     plugins: [trackingRoutes({ tracker }), ...(deps.plugins ?? [])],
     nodeTimeoutMs: config.nodeTimeoutMs,
+    opHookFunder: config.opHookFunderKey
+      ? { privateKey: config.opHookFunderKey, perMinute: config.opHookFunderRate }
+      : undefined,
   });
   deps.shutdown.add(() => server.close());
   const url = await listenOn(deps.portSetting ?? '--port / PORT', () =>
@@ -71,5 +74,17 @@ export async function startRouter(
     { url, chains: registry.chains.length, assets: registry.assets.length },
     'serving the router API',
   );
+  // The operator funds this account on each minievm rollup whose deposits take a hook.
+  const funded = registry.chains.filter((c) => c.minitia === 'minievm');
+  if (config.opHookFunderKey && funded.length > 0)
+    deps.logger.info(
+      {
+        funders: Object.fromEntries(
+          funded.map((c) => [c.chainId, server.context.opHookAccounts.funderOn(c)]),
+        ),
+        perMinute: config.opHookFunderRate,
+      },
+      "creating op-hook signers' missing accounts",
+    );
   return { url, tracker };
 }

@@ -1,3 +1,4 @@
+import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { type ConfigSource, hostSetting, loadSettings, logSettings, parse } from '../common/config.js';
 import { ConfigError } from '../common/errors.js';
 import { DEFAULT_DATA_DIR } from '../store/db.js';
@@ -19,6 +20,20 @@ function parseNodes(raw: string, name: string): NodeOverrides {
     out[m[1]!] = { ...out[m[1]!], [surface]: m[3]!.replace(/\/+$/, '') };
   }
   return out;
+}
+
+/**
+ * A secp256k1 private key as 0x and 64 hex digits. It is a secret: the error never repeats the value,
+ * which may be a real key with a typo.
+ */
+function parsePrivateKey(raw: string, name: string): string {
+  const hex = /^0x([0-9a-fA-F]{64})$/.exec(raw.trim())?.[1];
+  if (!hex || !secp256k1.utils.isValidSecretKey(Buffer.from(hex, 'hex')))
+    throw new ConfigError(
+      name,
+      'is not a secp256k1 private key (0x and 64 hex digits; the value is not shown)',
+    );
+  return `0x${hex.toLowerCase()}`;
 }
 
 export const routerSettings = {
@@ -69,6 +84,23 @@ export const routerSettings = {
       'most tracked transfers awaiting their source tx (not abandoned); tracking a new tx beyond it answers 429',
     parse: parse.int(1, 100_000_000),
     default: 10_000,
+  },
+  opHookFunderKey: {
+    flag: 'op-hook-funder-key',
+    env: 'ROUTER_OP_HOOK_FUNDER_KEY',
+    description:
+      "a secret: 0x hex secp256k1 private key (ethsecp256k1 on minievm chains) whose funded account creates a hook signer's missing account on the hook chain by sending it 1 base unit of the fee denom; unset, /op-hook refuses a signer without an account",
+    parse: parsePrivateKey,
+    default: '',
+    defaultText: 'none',
+  },
+  opHookFunderRate: {
+    flag: 'op-hook-funder-rate',
+    env: 'ROUTER_OP_HOOK_FUNDER_RATE',
+    description:
+      'most accounts the op-hook funder creates per minute, over all chains; /op-hook answers 429 beyond it',
+    parse: parse.int(1, 100_000),
+    default: 30,
   },
   dbDsn: storeSettings.dbDsn,
   // The embedded store of its own: an indexer may hold the default one open.

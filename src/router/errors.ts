@@ -1,8 +1,17 @@
 import { BaseError, GrpcCode } from '../common/errors.js';
 
+/** The gRPC code Skip's API answers an HTTP status with. */
+function grpcCodeOf(status: number): number {
+  if (status === 404) return GrpcCode.NOT_FOUND;
+  if (status === 429) return GrpcCode.RESOURCE_EXHAUSTED;
+  if (status === 503) return GrpcCode.UNAVAILABLE;
+  return status >= 500 ? GrpcCode.INTERNAL : GrpcCode.INVALID_ARGUMENT;
+}
+
 /**
  * Router errors answer `{code, message, details}` with the gRPC code Skip's API uses (3 invalid
- * argument, 5 not found), plus the Initia `info` line where it helps (route errors).
+ * argument, 5 not found, 8 too many requests, 14 unavailable), plus the Initia `info` line where it
+ * helps (route errors). A 429 or a 503 may succeed when asked again.
  */
 export class RouterError extends BaseError {
   override name = 'RouterError';
@@ -14,8 +23,8 @@ export class RouterError extends BaseError {
   ) {
     super(code, message, {
       status,
-      grpcCode:
-        status === 404 ? GrpcCode.NOT_FOUND : status >= 500 ? GrpcCode.INTERNAL : GrpcCode.INVALID_ARGUMENT,
+      grpcCode: grpcCodeOf(status),
+      retryable: status === 429 || status === 503,
     });
   }
 }
@@ -57,5 +66,30 @@ export class AddressError extends RouterError {
   override name = 'AddressError';
   constructor(message: string) {
     super('WEFT_ERR_ADDRESS', message, 400);
+  }
+}
+
+/**
+ * The router could not make sure a hook's signer has an account on the hook chain: the chain's node did
+ * not answer, or the funder's tx was refused (HTTP 503, code 14).
+ */
+export class AccountUnavailableError extends RouterError {
+  override name = 'AccountUnavailableError';
+  constructor(message: string) {
+    super('WEFT_ERR_ACCOUNT_UNAVAILABLE', message, 503);
+  }
+}
+
+/**
+ * More accounts to create than the funder's cap per minute allows (HTTP 429, code 8, with Retry-After):
+ * the funder's balance pays for each, so a caller cannot drain it faster than the operator chose.
+ */
+export class AccountCreationLimitError extends RouterError {
+  override name = 'AccountCreationLimitError';
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('WEFT_ERR_ACCOUNT_CREATION_LIMIT', message, 429);
   }
 }

@@ -11,6 +11,7 @@ import { opinitClaimPlan, opinitDepositPlan, opinitWithdrawalPlan } from '../tra
 import { deployCoinWrapper } from './evm-wrapper.js';
 import { bridgeAddressBytes, l2Denom } from './hashes.js';
 import type { BridgeConfig } from './host-state.js';
+import { OP_HOOK_FUNDER_FUNDING, opHookFunderAccount } from './op-hook-funder.js';
 import { withOpchild, withOphost } from './parts.js';
 
 /**
@@ -169,14 +170,21 @@ export const opinitChildModule: NetworkModule = {
       keyType: 'secp256k1',
       prefix: 'init',
     });
-    // The EVM rollup wraps the bridged L1 fee asset into an ERC20 of its own (a deposit hook's target).
+    // The EVM rollup wraps the bridged L1 fee asset into an ERC20 of its own (a deposit hook's target),
+    // and funds the account a router creates the hooks' signers' accounts from.
     const evm = base.plan.vm === 'evm' ? (base.own.evm as EvmModule | undefined) : undefined;
     const wrapped = l2Denom(bridge.bridgeId, L1_DENOM);
+    const funder = opHookFunderAccount(base.seed);
     return {
       modules: parts.modules,
       async genesis(ctx) {
         await parts.genesis?.(ctx);
-        if (evm) await deployCoinWrapper(evm, ctx, wrapped);
+        if (!evm) return;
+        await deployCoinWrapper(evm, ctx, wrapped);
+        base.auth.ensure(ctx.store, funder.address);
+        await (base.own.bank ?? base.bank).mint(ctx, funder.address, [
+          { denom: base.info.denom, amount: OP_HOOK_FUNDER_FUNDING.toString() },
+        ]);
       },
       plans: [opinitWithdrawalPlan(l1Accounts.map((a) => a.address))],
     };

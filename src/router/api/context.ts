@@ -1,3 +1,4 @@
+import type { OpHookAccounts } from '../accounts/op-hook-accounts.js';
 import type { HopGraph } from '../graph/hops.js';
 import type { ChainFacts } from '../graph/plan.js';
 import type { RouterRegistry } from '../registry/types.js';
@@ -9,4 +10,6 @@ export interface RouterContext {
   facts: ChainFacts;
   /** Per-request timeout of node calls (balances), ms. */
   nodeTimeoutMs: number;
+  /** Makes sure a hook's signer has an account on the hook chain (`/op-hook`). */
+  opHookAccounts: OpHookAccounts;
 }

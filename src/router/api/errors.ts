@@ -5,6 +5,8 @@ import { RouterError } from '../errors.js';
 
 interface Answer {
   status: number;
+  /** Seconds after which asking again may succeed (`Retry-After`). */
+  retryAfterSeconds?: number;
   message: string;
   grpcCode?: number;
   info?: string;
@@ -18,6 +20,7 @@ function classify(err: unknown): Answer {
       message: err.message,
       grpcCode: err.grpcCode,
       info: err instanceof RouterError ? err.info : undefined,
+      retryAfterSeconds: (err as { retryAfterSeconds?: number }).retryAfterSeconds,
       internal: err.status >= 500 && !err.retryable,
     };
   }
@@ -36,6 +39,8 @@ export function installRouterErrors(app: FastifyInstance): void {
     const answer = classify(err);
     if (answer.internal) request.log.error({ err }, 'request failed');
     else if (answer.status >= 500) request.log.warn({ err: answer.message }, 'request not served');
+    if (answer.retryAfterSeconds !== undefined)
+      void reply.header('retry-after', String(Math.max(1, Math.ceil(answer.retryAfterSeconds))));
     void reply
       .code(answer.status)
       .type('application/json; charset=utf-8')

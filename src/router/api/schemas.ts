@@ -9,7 +9,8 @@ const Denom = Type.String({ minLength: 1, maxLength: 256 });
 export const ErrorBody = Type.Object(
   {
     code: Type.Integer({
-      description: 'gRPC code: 3 invalid argument, 5 not found, 13 internal, 14 unavailable',
+      description:
+        'gRPC code: 3 invalid argument, 5 not found, 8 too many requests, 13 internal, 14 unavailable',
     }),
     message: Type.String(),
     details: Type.Array(Type.Unknown()),
@@ -23,6 +24,12 @@ export const errorResponses = {
   404: { ...ErrorBody, description: 'Unknown chain or denom, or no route' },
   500: { ...ErrorBody, description: 'Internal error' },
   503: { ...ErrorBody, description: 'A chain node did not answer' },
+};
+
+/** `/op-hook` beyond the account funder's cap a minute (with Retry-After). */
+export const tooManyResponse = {
+  ...ErrorBody,
+  description: 'More accounts to create than the router creates a minute; retry after Retry-After seconds',
 };
 
 export const RouteRequest = Type.Object(

@@ -6,8 +6,9 @@ import Fastify, { type FastifyInstance, type FastifyPluginAsync, LogController }
 import { buildInfo } from '../../common/build.js';
 import { frameworkError } from '../../common/http.js';
 import { createApiMetrics, installRequestMetrics } from '../../common/http-metrics.js';
-import type { Logger } from '../../common/logger.js';
+import { type Logger, silentLogger } from '../../common/logger.js';
 import { createMetricsRegistry, type Registry } from '../../common/metrics.js';
+import { createOpHookAccounts } from '../accounts/op-hook-accounts.js';
 import { createHopGraph } from '../graph/hops.js';
 import type { ChainFacts } from '../graph/plan.js';
 import { createChainFacts } from '../registry/facts.js';
@@ -30,6 +31,11 @@ export interface RouterServerOptions {
   /** Extra route plugins (e.g. `/v2/tx/track` and `/v2/tx/status`). */
   plugins?: RouterPlugin[];
   nodeTimeoutMs?: number;
+  /**
+   * The key that creates a hook signer's missing account on the hook chain, and its cap of creations a
+   * minute; absent: `/op-hook` refuses a signer with no account.
+   */
+  opHookFunder?: { privateKey: string; perMinute: number };
 }
 
 export interface RouterServer {
@@ -61,13 +67,21 @@ export async function createRouterServer(options: RouterServerOptions): Promise<
   }) as unknown as FastifyInstance;
 
   const ownFacts = options.facts ? undefined : createChainFacts(options.registry);
+  const nodeTimeoutMs = options.nodeTimeoutMs ?? 5000;
+  const opHookAccounts = createOpHookAccounts({
+    funder: options.opHookFunder,
+    timeoutMs: nodeTimeoutMs,
+    logger: (options.logger ?? silentLogger()).child({ part: 'op-hook-funder' }),
+  });
   const context: RouterContext = {
     registry: options.registry,
     graph: createHopGraph(options.registry),
     facts: options.facts ?? ownFacts!,
-    nodeTimeoutMs: options.nodeTimeoutMs ?? 5000,
+    nodeTimeoutMs,
+    opHookAccounts,
   };
   if (ownFacts) app.addHook('onClose', async () => ownFacts.close());
+  app.addHook('onClose', async () => opHookAccounts.close());
 
   const metricsRegistry = options.metrics ?? createMetricsRegistry();
   installRouterErrors(app);
@@ -91,7 +105,7 @@ export async function createRouterServer(options: RouterServerOptions): Promise<
         description:
           'Skip Go API v2 wire format (snake_case JSON, amounts as base-unit decimal strings) with the Initia ' +
           'extensions. Routes move one asset across chains over IBC, OPinit and OFT, and `/nft` sends NFTs over ICS-721; ' +
-          'the router never broadcasts. ' +
+          "the router never broadcasts a user's transfer (with a funder key it creates a first-time op-hook signer's account). " +
           'Errors are JSON {code, message, details} with a gRPC code, and `info` on route errors.',
         version: buildInfo().version,
       },

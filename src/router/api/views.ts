@@ -1,7 +1,11 @@
 import type { HopGraph } from '../graph/hops.js';
 import type { RouterAsset, RouterChain } from '../registry/types.js';
 
-/** `ChainJson` of `/v2/info/chains`, with Initia's `rpc`, `rest` and `evm_fee_asset`. */
+/**
+ * `ChainJson` of `/v2/info/chains`, with Initia's `rpc`, `rest` and `evm_fee_asset`. Wallets sign an
+ * `evm_tx` only on `chain_type` "evm" chains, found by `chain_id` (their EVM chain id): Initia chains,
+ * minievm rollups too, are `cosmos` and get `cosmos_tx`s.
+ */
 export function chainJson(
   chain: RouterChain,
   assetOf: (chainId: string, denom: string) => RouterAsset | undefined,
@@ -30,7 +34,8 @@ export function chainJson(
     },
     is_testnet: chain.isTestnet,
     pretty_name: chain.prettyName,
-    rpc: chain.rpc ?? '',
+    // EVM-only chains: their JSON-RPC, which wallets add with `wallet_addEthereumChain`.
+    rpc: (cosmos ? chain.rpc : (chain.jsonRpc ?? chain.rpc)) ?? '',
     rest: chain.rest ?? '',
     ...(chain.evmChainId !== undefined ? { evm_chain_id: String(chain.evmChainId) } : {}),
     ...(chain.kind === 'evm' && feeAsset

@@ -1,17 +1,11 @@
-import { encodeFunctionData, type Hex, pad, parseAbi, toHex } from 'viem';
 import { RouteRequestError } from '../errors.js';
 import type { Hop } from '../graph/hops.js';
 import type { ChainFacts, PlannedHop } from '../graph/plan.js';
 import type { RouterRegistry } from '../registry/types.js';
 import type { ChainAddress } from './addresses.js';
 import { aminoMsg, type CosmosMsg } from './amino.js';
+import { oftTx } from './oft.js';
 import { checkedOpHook } from './op-hook.js';
-
-const OFT_SEND_ABI = parseAbi([
-  'struct SendParam { uint32 dstEid; bytes32 to; uint256 amountLD; uint256 minAmountLD; bytes extraOptions; bytes composeMsg; bytes oftCmd; }',
-  'struct MessagingFee { uint256 nativeFee; uint256 lzTokenFee; }',
-  'function send(SendParam sendParam, MessagingFee fee, address refundAddress) payable',
-]);
 
 /** How long each forwarded hop of a multi-hop IBC transfer may take before it times out (PFM `timeout`). */
 const FORWARD_TIMEOUT = '10m';
@@ -58,9 +52,10 @@ const minimum = (amount: bigint, slippagePercent: number) =>
   (amount * BigInt(Math.round((100 - slippagePercent) * 1e6))) / 100_000_000n;
 
 /**
- * The one transaction of a route: a `cosmos_tx` (amino JSON msgs) from Cosmos sources (the Move OFT's
- * `oft::send` a `MsgExecuteJSON`), an `evm_tx` (OFT `send` with the quoted fee as value) from EVM
- * endpoints. Addresses are those of `addressOn`.
+ * The one transaction of a route: a `cosmos_tx` (amino JSON msgs) from Initia and other Cosmos chains
+ * (an OFT send is the Move OFT's `oft::send` as a `MsgExecuteJSON`, or `MsgCall`s on a minievm rollup),
+ * an `evm_tx` (OFT `send` with the quoted fee as value) only from EVM-only chains (`oft.ts`). Addresses
+ * are those of `addressOn`.
  */
 export async function buildMsgs(
   registry: RouterRegistry,
@@ -79,14 +74,14 @@ export async function buildMsgs(
   if (options.signedOpHook !== undefined && hop.kind !== 'op_deposit')
     throw new RouteRequestError('signed_op_hook is only taken by OPinit deposit routes');
 
-  const cosmos = (msg: CosmosMsg): BuiltMsgs => ({
+  const cosmos = (...msgs: CosmosMsg[]): BuiltMsgs => ({
     txs: [
       {
-        cosmos_tx: { chain_id: hop.from, path: chainIds, signer_address: sender.bech32, msgs: [msg] },
+        cosmos_tx: { chain_id: hop.from, path: chainIds, signer_address: sender.bech32, msgs },
         operations_indices: planned.map((_, i) => i),
       },
     ],
-    msgs: [{ multi_chain_msg: { chain_id: hop.from, path: chainIds, ...msg } }],
+    msgs: msgs.map((msg) => ({ multi_chain_msg: { chain_id: hop.from, path: chainIds, ...msg } })),
     min_amount_out: minAmountOut,
   });
 
@@ -112,7 +107,8 @@ export async function buildMsgs(
       );
     }
     case 'op_deposit': {
-      const to = addressOn(hop.to).bech32!;
+      const recipient = addressOn(hop.to);
+      const to = recipient.bech32!;
       if (hop.hook && options.signedOpHook === undefined)
         throw new RouteRequestError(
           'Op hook is required: this route converts the deposit on arrival; sign the msgs of POST /op-hook as the recipient and send them as signed_op_hook',
@@ -120,7 +116,12 @@ export async function buildMsgs(
       const data =
         options.signedOpHook === undefined
           ? new Uint8Array()
-          : checkedOpHook(options.signedOpHook, to, hop.hook);
+          : checkedOpHook(
+              options.signedOpHook,
+              { ...recipient, bech32: to },
+              registry.chain(hop.to)!.bech32Prefix,
+              hop.hook,
+            );
       return cosmos(
         aminoMsg('/opinit.ophost.v1.MsgInitiateTokenDeposit', {
           sender: sender.bech32,
@@ -140,68 +141,18 @@ export async function buildMsgs(
         }),
       );
     case 'oft': {
-      const fee = await facts.omnichainFee(hop.from, hop.source.oft, hop.destination.eid);
-      const to = pad(toHex(addressOn(hop.to).bytes), { size: 32 });
       const amountLD = first.amountIn;
-      const minAmountLD = minimum(
-        amountLD - (amountLD % 10n ** BigInt(hop.source.decimals - hop.source.sharedDecimals)),
-        options.slippagePercent,
-      );
-      if (hop.source.kind === 'move') {
-        if (!sender.bech32)
-          throw new RouteRequestError(
-            `chain ${source.chainId} sends OFT as a Cosmos tx: it needs a bech32 sender`,
-          );
-        // `oft::send(dst_eid, to, amount_ld, min_amount_ld, extra_options, compose_msg, oft_cmd, native_fee,
-        // lz_token_fee)`, its arguments JSON-encoded as MsgExecuteJSON takes them.
-        return cosmos(
-          aminoMsg('/initia.move.v1.MsgExecuteJSON', {
-            sender: sender.bech32,
-            moduleAddress: hop.source.oft,
-            moduleName: 'oft',
-            functionName: 'send',
-            typeArgs: [],
-            args: [
-              hop.destination.eid,
-              to,
-              String(amountLD),
-              String(minAmountLD),
-              '0x',
-              '0x',
-              '0x',
-              String(fee),
-              '0',
-            ].map((arg) => JSON.stringify(arg)),
-          }),
-        );
-      }
-      if (source.evmChainId === undefined || !sender.hex)
-        throw new RouteRequestError(`chain ${source.chainId} sends OFT as an EVM tx: it needs an EVM sender`);
-      const sendParam = {
-        dstEid: hop.destination.eid,
-        to,
+      const dust = amountLD % 10n ** BigInt(hop.source.decimals - hop.source.sharedDecimals);
+      const tx = await oftTx(facts, source, hop, {
+        sender,
+        recipient: addressOn(hop.to),
         amountLD,
-        minAmountLD,
-        extraOptions: '0x' as Hex,
-        composeMsg: '0x' as Hex,
-        oftCmd: '0x' as Hex,
-      };
-      const data = encodeFunctionData({
-        abi: OFT_SEND_ABI,
-        functionName: 'send',
-        args: [sendParam, { nativeFee: fee, lzTokenFee: 0n }, sender.hex as Hex],
+        minAmountLD: minimum(amountLD - dust, options.slippagePercent),
       });
-      const evmTx = {
-        chain_id: String(source.evmChainId),
-        to: hop.source.oft,
-        value: String(fee),
-        data: data.slice(2),
-        required_erc20_approvals: [],
-        signer_address: sender.hex,
-      };
+      if ('msgs' in tx) return cosmos(...tx.msgs);
       return {
-        txs: [{ evm_tx: evmTx, operations_indices: planned.map((_, i) => i) }],
-        msgs: [{ evm_tx: evmTx }],
+        txs: [{ evm_tx: tx.evmTx, operations_indices: planned.map((_, i) => i) }],
+        msgs: [{ evm_tx: tx.evmTx }],
         min_amount_out: minAmountOut,
       };
     }

@@ -1,6 +1,7 @@
 import { MsgCall } from '@initia/initia.proto/minievm/evm/v1/tx.js';
 import { Tx } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { encodeFunctionData, type Hex, maxUint256, parseAbi } from 'viem';
+import { addressBytes } from '../../chain/address.js';
 import { RouteRequestError } from '../errors.js';
 import type { DepositHook } from '../graph/hops.js';
 import type { ChainFacts } from '../graph/plan.js';
@@ -20,6 +21,29 @@ export interface SignedOpHook {
 }
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/**
+ * Why a hook's signer must be its recipient, said alike by `/op-hook` and `/msgs`: the rollup checks the
+ * signer's key against each msg's sender, which is the recipient, and InterwovenKit signs the hook as the
+ * connected wallet (the `source_address` of `/op-hook`).
+ */
+export function signerIsRecipientReason(chainId: string): string {
+  return (
+    `the hook runs on ${chainId} as the recipient, so only the recipient's key can sign it, ` +
+    'and InterwovenKit signs it as the connected wallet (source_address): send to your own address'
+  );
+}
+
+/** Whether two addresses (bech32 or 0x hex) name one account: the same bytes. */
+export function sameAccount(a: string, b: Uint8Array, prefix: string): boolean {
+  let bytes: Uint8Array;
+  try {
+    bytes = addressBytes(a, prefix);
+  } catch {
+    return false;
+  }
+  return Buffer.from(bytes).equals(Buffer.from(b));
+}
 
 const WRAP_ALL = encodeFunctionData({ abi: HOOK_ABI, functionName: 'wrapAll' });
 
@@ -42,17 +66,22 @@ function callsWrapAll(tx: Tx, recipient: string, hook: DepositHook): boolean {
 
 /**
  * Checks a signed hook before it goes into the deposit's `data`: base64 of a Tx with at least one msg,
- * one signature per signer, and signed by the deposit's recipient (the hook runs as that account); for
- * a route that converts on arrival (`converts`), one of its msgs must be that conversion. Returns the
- * bytes to embed.
+ * one signature per signer, and signed by the deposit's recipient (the hook runs as that account; the
+ * signer may be written as bech32 or hex); for a route that converts on arrival (`converts`), one of its
+ * msgs must be that conversion. Returns the bytes to embed.
  */
-export function checkedOpHook(input: unknown, recipient: string, converts?: DepositHook): Uint8Array {
+export function checkedOpHook(
+  input: unknown,
+  recipient: ChainAddress & { bech32: string },
+  prefix: string,
+  converts?: DepositHook,
+): Uint8Array {
   const hook = input as Partial<SignedOpHook> | null;
   if (!hook || typeof hook !== 'object' || typeof hook.hook !== 'string' || typeof hook.signer !== 'string')
     throw new RouteRequestError('signed_op_hook must be {signer, hook} with hook a base64 signed tx');
-  if (hook.signer !== recipient)
+  if (!sameAccount(hook.signer, recipient.bytes, prefix))
     throw new RouteRequestError(
-      `signed_op_hook.signer ${hook.signer} is not the deposit's recipient ${recipient}`,
+      `signed_op_hook.signer ${JSON.stringify(hook.signer.slice(0, 100))} is not the deposit's recipient ${recipient.bech32}: ${signerIsRecipientReason(recipient.chainId)}`,
     );
   if (hook.hook.length === 0 || hook.hook.length % 4 !== 0 || !BASE64.test(hook.hook))
     throw new RouteRequestError('signed_op_hook.hook is not base64');
@@ -68,9 +97,9 @@ export function checkedOpHook(input: unknown, recipient: string, converts?: Depo
   const signers = tx.authInfo?.signerInfos.length ?? 0;
   if (signers === 0 || tx.signatures.length !== signers || tx.signatures.some((s) => s.length === 0))
     throw new RouteRequestError('signed_op_hook.hook is not signed');
-  if (converts && !callsWrapAll(tx, recipient, converts))
+  if (converts && !callsWrapAll(tx, recipient.bech32, converts))
     throw new RouteRequestError(
-      `signed_op_hook.hook does not call wrapAll() of ${converts.wrapper} as ${recipient}: sign the msgs of POST /op-hook`,
+      `signed_op_hook.hook does not call wrapAll() of ${converts.wrapper} as ${recipient.bech32}: sign the msgs of POST /op-hook`,
     );
   return bytes;
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Hex } from 'viem';
 import { type CometClient, createCometClient } from '../../chain/comet-client.js';
 import { createJsonRpcClient, type JsonRpcClient } from '../../chain/json-rpc-client.js';
 import { createRestClient, type RestClient } from '../../chain/rest-client.js';
@@ -52,6 +53,27 @@ function assetOfMessages(messages: unknown): SourceTx['asset'] {
       return { denom: coin.denom, amount: coin.amount };
   }
   return undefined;
+}
+
+/**
+ * The EVM logs of a Cosmos tx on a minievm chain (a `MsgCall`, as wallets send an OFT there): minievm
+ * emits each as a `log` attribute (`types.Log` JSON) of an `evm` event.
+ */
+function evmLogsOfCosmosTx(events: readonly AbciEvent[]): Array<{ topics: Hex[]; data: Hex }> {
+  const logs: Array<{ topics: Hex[]; data: Hex }> = [];
+  for (const event of events) {
+    if (event.type !== 'evm') continue;
+    for (const attribute of event.attributes ?? []) {
+      if (attribute.key !== 'log' || !attribute.value) continue;
+      try {
+        const log = JSON.parse(attribute.value) as { topics?: Hex[]; data?: Hex };
+        logs.push({ topics: log.topics ?? [], data: log.data ?? '0x' });
+      } catch {
+        // Not a log's JSON: no transfer event in it.
+      }
+    }
+  }
+  return logs;
 }
 
 export interface ChainReader {
@@ -166,6 +188,7 @@ export function createChainReader(chain: TrackedChain, options: { timeoutMs: num
       if (rest && !hash.startsWith('0x')) {
         const response = await rest.txResponse(bare.toUpperCase());
         if (response) {
+          const events = (response.events ?? []) as AbciEvent[];
           return {
             tx: {
               chainId,
@@ -175,7 +198,7 @@ export function createChainReader(chain: TrackedChain, options: { timeoutMs: num
             },
             code: Number(response.code ?? 0),
             log: String(response.raw_log ?? ''),
-            events: eventsOfCosmosTx((response.events ?? []) as AbciEvent[]),
+            events: [...eventsOfCosmosTx(events), ...eventsOfEvmLogs(evmLogsOfCosmosTx(events))],
             asset: assetOfMessages(response.tx?.body?.messages),
           };
         }

@@ -5,7 +5,7 @@ import { hopsOfOperations } from '../../graph/operations.js';
 import { planRoute, pricePath, type RouteQuery } from '../../graph/plan.js';
 import { type ChainAddress, chainAddress } from '../../msgs/addresses.js';
 import { buildMsgs, type MsgsOptions } from '../../msgs/build.js';
-import { opHookMsgs } from '../../msgs/op-hook.js';
+import { opHookMsgs, signerIsRecipientReason } from '../../msgs/op-hook.js';
 import type { RouterContext } from '../context.js';
 import { estimatedFees, hookedDeposit, routeChainIds, routeJson } from '../route-response.js';
 import {
@@ -18,6 +18,7 @@ import {
   OpHookResponse,
   RouteRequest,
   RouteResponse,
+  tooManyResponse,
 } from '../schemas.js';
 import { timeoutSecondsOf } from '../timeout.js';
 
@@ -200,9 +201,13 @@ export function registerFungibleRoutes(app: FastifyInstance, ctx: RouterContext)
         description:
           'Only routes with `required_op_hook` need one: `hook` lists the `/minievm.evm.v1.MsgCall`s (amino JSON) ' +
           'that convert the deposit on `chain_id`, to sign as `dest_address`; the signed tx goes to `/msgs` as ' +
-          "`signed_op_hook` and into the deposit's `data`. A route that needs no hook is answered with a 400 that says so.",
+          "`signed_op_hook` and into the deposit's `data`. A route that needs no hook is answered with a 400 that says so. " +
+          '`dest_address` must be the account of `source_address` (the hook runs as the recipient and InterwovenKit ' +
+          'signs it as the connected wallet). The signer must have an account on `chain_id`: with a funder ' +
+          'configured the router creates a missing one (answering once its tx passed CheckTx; 429 beyond its ' +
+          'cap a minute, 503 when the tx is refused), without one a missing account is a 400.',
         body: OpHookRequest,
-        response: { 200: OpHookResponse, ...errorResponses },
+        response: { 200: OpHookResponse, ...errorResponses, 429: tooManyResponse },
       },
     },
     async (request) => {
@@ -214,16 +219,24 @@ export function registerFungibleRoutes(app: FastifyInstance, ctx: RouterContext)
         destDenom: body.dest_asset_denom,
         amountIn: 1n,
       };
-      chainAddress(ctx.registry.chain(query.sourceChainId)!, body.source_address);
+      const source = chainAddress(ctx.registry.chain(query.sourceChainId)!, body.source_address);
       const recipient = chainAddress(ctx.registry.chain(query.destChainId)!, body.dest_address);
       const plan = await planRoute(ctx.graph, ctx.facts, query);
       const hooked = hookedDeposit(plan.hops);
       if (hooked) {
-        if (!recipient.bech32 || !recipient.hex)
+        const { bech32, hex } = recipient;
+        if (!bech32 || !hex)
           throw new RouteRequestError(
             `dest_address must be a 20-byte account of ${hooked.to}: it signs the hook's EVM calls`,
           );
-        return { chain_id: hooked.to, hook: await opHookMsgs(ctx.facts, hooked.to, hooked.hook, recipient) };
+        if (!Buffer.from(source.bytes).equals(Buffer.from(recipient.bytes)))
+          throw new RouteRequestError(
+            `dest_address ${body.dest_address} is not the account of source_address ${body.source_address}: ${signerIsRecipientReason(hooked.to)}`,
+          );
+        const hook = await opHookMsgs(ctx.facts, hooked.to, hooked.hook, recipient);
+        // InterwovenKit waits for the signer's account right after this answer, and fails after 2 minutes.
+        await ctx.opHookAccounts.ensure(ctx.registry.chain(hooked.to)!, { ...recipient, bech32 });
+        return { chain_id: hooked.to, hook };
       }
       const deposit = plan.hops.find((h) => h.hop.kind === 'op_deposit');
       throw new RouteRequestError(
