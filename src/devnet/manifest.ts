@@ -1,5 +1,6 @@
 import type { NetworkChain } from './devnet.js';
 import type { DevAccount } from './keys.js';
+import { INITIA_MODULES } from './move/initia-modules.js';
 import type { NetworkKind } from './network/plan.js';
 import type { ChainRole, VmType } from './types.js';
 
@@ -33,6 +34,8 @@ export interface Manifest {
     denom: string;
     bech32_prefix: string;
     evm_chain_id: number | null;
+    /** On the L1, where its Initia modules are published (a wallet's usernames, lock staking, vault module addresses). */
+    initia_modules: { usernames: string; lock_staking: string; clamm_vault: string } | null;
     accounts: ManifestAccount[];
   }>;
 }
@@ -54,11 +57,18 @@ export function manifestOf(input: Omit<Manifest, 'chains'> & { chains: readonly 
         denom: c.chain.info.denom,
         bech32_prefix: c.chain.info.bech32Prefix,
         evm_chain_id: c.chain.info.evmChainId ?? null,
+        initia_modules: c.role === 'l1' ? L1_INITIA_MODULES : null,
         accounts: c.accounts.map(manifestAccount),
       };
     }),
   };
 }
+
+const L1_INITIA_MODULES = {
+  usernames: INITIA_MODULES.usernames,
+  lock_staking: INITIA_MODULES.lockStaking,
+  clamm_vault: INITIA_MODULES.clammVault,
+};
 
 function manifestAccount(account: DevAccount): ManifestAccount {
   return {

@@ -7,6 +7,7 @@ import {
   type VmParts,
 } from '../dev-chain.js';
 import { evmParts } from '../evm/parts.js';
+import { withInitiaModules } from '../move/initia-modules.js';
 import { createMoveNftModule } from '../move/module.js';
 import { createRollup, type Rollup } from '../rollup.js';
 import { bankSendPlan, failingTxPlan } from '../traffic/bank.js';
@@ -125,12 +126,16 @@ export async function createNetworkChain(
   }
 }
 
-/** The L1's own parts: Move objects, collections and NFTs (the OPinit host and IBC plug in as modules). */
+/**
+ * The L1's own parts: Move objects, collections and NFTs, and the views of the Initia modules a wallet reads
+ * on an L1 (usernames, lock staking, vaults); the OPinit host and IBC plug in as modules.
+ */
 export function l1Parts(base: VmBase): VmParts {
-  const moveNft = createMoveNftModule({ prefix: base.info.bech32Prefix, store: base.store, auth: base.auth });
+  const prefix = base.info.bech32Prefix;
+  const moveNft = createMoveNftModule({ prefix, store: base.store, auth: base.auth });
   return {
     modules: [moveNft.module],
     plans: [moveNftPlan(base.accounts)],
-    extensions: { move: moveNft.node },
+    extensions: { move: withInitiaModules(moveNft.node, base.store, prefix) },
   };
 }

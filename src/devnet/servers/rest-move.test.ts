@@ -10,8 +10,9 @@ import { type NodeServers, startNodeServers } from './index.js';
 
 /**
  * The Move queries InterwovenKit makes of a Move chain's REST, over loopback HTTP against the L1 as the
- * network builds it: views through `view_functions` (its `createMoveClient`, BCS args, e.g. the usernames
- * module) and `view/json` (the NFT send's `0x1::collection::name`), and `denom` (metadata to denom).
+ * network builds it: views through `view_functions` (its `createMoveClient`, BCS args; the Initia modules'
+ * views are in `move/initia-modules.test.ts`) and `view/json` (the NFT send's `0x1::collection::name`), and
+ * `denom` (metadata to denom).
  */
 
 let l1: DevChain;
@@ -20,7 +21,10 @@ let collection: string;
 
 /** `denomToMetadata("uinit")` of `@initia/utils`, as its README gives it. */
 const UINIT_METADATA = '0x8e4733bdabcf7d4afc3d14f0dd46c9bf52fb0fce9e4b996c939e195b8bc891d9';
-/** InterwovenKit's default `usernamesModuleAddress` (mainnet): no such module on the devnet. */
+/**
+ * InterwovenKit's default `usernamesModuleAddress`, Initia mainnet's: the devnet publishes its usernames module
+ * at an address of its own, and nothing here.
+ */
 const USERNAMES = '0x72ed9b26ecdcd6a21d304df50f19abfdbe31d2c02f60c84627844620a45940ef';
 
 async function commit(msgs: AnyMsg[]) {
@@ -100,7 +104,7 @@ describe('view_functions (Query/LegacyView)', () => {
     expect(JSON.parse(res.body.data as string)).toBe('Weft Cats');
   });
 
-  it("answers a module the chain does not have with the VM's linker error (InterwovenKit's usernames)", async () => {
+  it("answers a module the chain does not have with the VM's linker error (mainnet's usernames address)", async () => {
     const account = l1.accounts[0]!.address;
     const bytes = Buffer.from(moveAddresses.account(account).slice(2).padStart(64, '0'), 'hex');
     const res = await post(viewFunction(USERNAMES, 'usernames', 'get_name_from_address'), {
