@@ -1,12 +1,11 @@
 /// <reference lib="dom" />
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { killAll, startDev } from '../src/dev/test-support/dev-process.js';
-import { until } from '../src/devnet/test-support/until.js';
+import { killAll, startStack } from '../src/dev/test-support/dev-process.js';
 import { ensureChromium, launchChromium, screenshot } from './browser-support.js';
 
 // The dashboard as a person uses it: `weft dev` (what `npm start` runs) in a child process, Debian's
@@ -36,25 +35,16 @@ async function textMatches(page: Page, selector: string, pattern: RegExp, timeou
 
 describe('the dashboard in a browser', () => {
   it('follows a tx from the block list to its page and an account, opens an NFT collection, asks for a route and watches a transfer complete', async () => {
-    const manifestPath = join(dir, 'manifest.json');
-    const { out } = startDev(
+    const { manifest } = await startStack(
       [
         ...['--seed', 'dashboard', '--block-time', '500ms', '--txs-per-block', '6'],
         ...['--op-output-interval', '2s', '--op-finalization-period', '4s'],
         ...['--port-base', '0', '--api-port-base', '0', '--router-port', '0', '--dashboard-port', '0'],
         ...['--data-dir', 'memory://', '--state-dir', '', '--registry', join(dir, 'registry')],
-        ...['--manifest', manifestPath],
       ],
+      join(dir, 'manifest.json'),
       children,
     );
-    const manifest = await until(
-      'the stack to serve',
-      async () => (existsSync(manifestPath) ? JSON.parse(readFileSync(manifestPath, 'utf8')) : undefined),
-      150_000,
-      { retryErrors: true },
-    ).catch((err) => {
-      throw new Error(`${(err as Error).message}\n${out.stderr}`);
-    });
     const base: string = manifest.dashboard;
     browser = await launchChromium();
     const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });

@@ -261,6 +261,7 @@ function routerEnv(settings: DevSettings, chains: Array<{ plan: ChainPlan }>): R
     REGISTRY: settings.registry,
     HOST: settings.host,
     PORT: String(settings.routerPort),
+    ROUTER_IBC_TIMEOUT_SECONDS: String(settings.ibcTimeout),
     ...(funded ? { ROUTER_OP_HOOK_FUNDER_KEY: opHookFunderAccount(settings.seed).privateKey } : {}),
     LOG_LEVEL: settings.logLevel,
     LOG_FORMAT: settings.logFormat,

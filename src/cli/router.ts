@@ -62,6 +62,7 @@ export async function startRouter(
     logger: deps.logger,
     plugins: [trackingRoutes({ tracker }), ...(deps.plugins ?? [])],
     nodeTimeoutMs: config.nodeTimeoutMs,
+    ibcTimeoutSeconds: config.ibcTimeoutSeconds,
     opHookFunder: config.opHookFunderKey
       ? { privateKey: config.opHookFunderKey, perMinute: config.opHookFunderRate }
       : undefined,

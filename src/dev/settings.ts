@@ -63,6 +63,13 @@ export const devSettings = {
     parse: parse.int(0, 65_535),
     default: 8060,
   },
+  ibcTimeout: {
+    flag: 'ibc-timeout',
+    env: 'DEV_IBC_TIMEOUT_SECONDS',
+    description: "the router's IBC timeout for a transfer whose /msgs request names none, s",
+    parse: parse.int(1, 7 * 24 * 3600),
+    default: 300,
+  },
   cors: {
     flag: 'cors-enabled',
     env: 'CORS_ENABLED',

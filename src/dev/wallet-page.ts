@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ABSENT_PATH, type WalletPage } from '../dashboard/server.js';
 import type { Devnet } from '../devnet/devnet.js';
+import { INITIA_MODULES } from '../devnet/move/initia-modules.js';
 
 /** The wallet page's package (InterwovenKit), kept apart so its install never weighs on weft's. */
 export const WALLET_PACKAGE_DIR = fileURLToPath(new URL('../../wallet/', import.meta.url));
@@ -18,8 +19,9 @@ export function builtWalletDir(packageDir = WALLET_PACKAGE_DIR): string | undefi
 
 /**
  * What the wallet page reads at start (`wallet/src/config.ts`): the L1 as its default chain, the stack's
- * registry service and router, the serving dashboard's answers for the services weft does not run for the services weft does not run, and each EVM
- * chain's JSON-RPC for the test wallet's chain switching.
+ * registry service and router, the serving dashboard's answers for the services weft does not run, each
+ * EVM chain's JSON-RPC for the test wallet's chain switching, and the bridge form's opening assets (the
+ * L1's fee asset on both sides: InterwovenKit's own defaults name Initia's public chains).
  */
 export function walletPageConfig(
   devnet: Devnet,
@@ -31,13 +33,26 @@ export function walletPageConfig(
     const jsonRpc = (network.urls as { jsonRpc?: string }).jsonRpc;
     if (evmChainId !== undefined && jsonRpc) evmRpcUrls[String(evmChainId)] = jsonRpc;
   }
+  const home = (devnet.l1 ?? devnet.chains[0]!).chain.info;
   return {
-    defaultChainId: devnet.l1?.chain.info.chainId ?? devnet.chains[0]!.chain.info.chainId,
+    defaultChainId: home.chainId,
     registryUrl: urls.registry,
     routerApiUrl: urls.router,
     // Resolved against the page's own origin: the server that serves the page answers these 404s.
     absent: ABSENT_PATH,
     evmRpcUrls,
+    // The devnet's L1 publishes InterwovenKit's Initia modules at its own addresses, not mainnet's.
+    modules: {
+      usernames: INITIA_MODULES.usernames,
+      lockStaking: INITIA_MODULES.lockStaking,
+      clammVault: INITIA_MODULES.clammVault,
+    },
+    bridge: {
+      srcChainId: home.chainId,
+      srcDenom: home.denom,
+      dstChainId: home.chainId,
+      dstDenom: home.denom,
+    },
   };
 }
 

@@ -61,6 +61,14 @@ export const routerSettings = {
     parse: parse.int(100, 60_000),
     default: 5000,
   },
+  ibcTimeoutSeconds: {
+    flag: 'ibc-timeout',
+    env: 'ROUTER_IBC_TIMEOUT_SECONDS',
+    description:
+      "an IBC transfer's timeout when a /msgs request names none (InterwovenKit never does), s from the destination's time",
+    parse: parse.int(1, 7 * 24 * 3600),
+    default: 300,
+  },
   trackingLeaseMs: {
     flag: 'tracking-lease',
     env: 'ROUTER_TRACKING_LEASE_MS',

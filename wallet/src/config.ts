@@ -12,6 +12,10 @@ export interface WalletPageConfig {
   absent: string;
   /** EVM JSON-RPC URL per EVM chain id, for the test wallet's chain switching. */
   evmRpcUrls: Record<string, string>;
+  /** Move module addresses of the L1's usernames, lock staking and CLAMM vaults. */
+  modules: { usernames: string; lockStaking: string; clammVault: string };
+  /** The bridge form's opening assets: InterwovenKit's own defaults name Initia's public chains. */
+  bridge: { srcChainId: string; srcDenom: string; dstChainId: string; dstDenom: string };
 }
 
 export async function loadConfig(): Promise<WalletPageConfig> {

@@ -35,7 +35,7 @@ function Controls({ config, autoConnect }: { config: WalletPageConfig; autoConne
             <button type="button" onClick={kit.openWallet}>
               Wallet
             </button>
-            <button type="button" onClick={() => kit.openBridge()}>
+            <button type="button" onClick={() => kit.openBridge(config.bridge)}>
               Bridge
             </button>
             <button type="button" onClick={kit.disconnect}>
@@ -72,6 +72,9 @@ async function start() {
             defaultChainId={config.defaultChainId}
             registryUrl={config.registryUrl}
             routerApiUrl={config.routerApiUrl}
+            usernamesModuleAddress={config.modules.usernames}
+            lockStakeModuleAddress={config.modules.lockStaking}
+            clammVaultModuleAddress={config.modules.clammVault}
             glyphUrl={config.absent}
             minityUrl={config.absent}
             dexUrl={config.absent}

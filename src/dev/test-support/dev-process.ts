@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { NODE_FLAGS } from '../../cli/node-flags.js';
+import { until } from '../../devnet/test-support/until.js';
 
 /** `weft dev` as `npm start` runs it, through the CLI entry point. */
 export const devCli = (args: string[]) => [
@@ -26,6 +28,23 @@ export function startDev(args: string[], children: ChildProcess[]) {
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
   return { child, out, exited };
+}
+
+/**
+ * Starts `weft dev` with `args` and waits until it has written its manifest at `manifestPath` (it
+ * does once the whole stack serves); a stack that does not come up fails with what it printed.
+ */
+export async function startStack(args: string[], manifestPath: string, children: ChildProcess[]) {
+  const started = startDev([...args, '--manifest', manifestPath], children);
+  const manifest = await until(
+    'the stack to serve',
+    async () => (existsSync(manifestPath) ? JSON.parse(readFileSync(manifestPath, 'utf8')) : undefined),
+    150_000,
+    { retryErrors: true },
+  ).catch((err) => {
+    throw new Error(`${(err as Error).message}\n${started.out.stderr}`);
+  });
+  return { ...started, manifest: manifest as Record<string, any> };
 }
 
 /** Kills, by their handle, the `weft dev` processes a test started and that still run. */

@@ -10,6 +10,8 @@ export interface RouterContext {
   facts: ChainFacts;
   /** Per-request timeout of node calls (balances), ms. */
   nodeTimeoutMs: number;
+  /** The IBC timeout of a `/msgs` request that names none, s. */
+  ibcTimeoutSeconds: number;
   /** Makes sure a hook's signer has an account on the hook chain (`/op-hook`). */
   opHookAccounts: OpHookAccounts;
 }

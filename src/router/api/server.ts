@@ -31,6 +31,8 @@ export interface RouterServerOptions {
   /** Extra route plugins (e.g. `/v2/tx/track` and `/v2/tx/status`). */
   plugins?: RouterPlugin[];
   nodeTimeoutMs?: number;
+  /** The IBC timeout of a `/msgs` request that names none, s (300, Skip's, by default). */
+  ibcTimeoutSeconds?: number;
   /**
    * The key that creates a hook signer's missing account on the hook chain, and its cap of creations a
    * minute; absent: `/op-hook` refuses a signer with no account.
@@ -78,6 +80,7 @@ export async function createRouterServer(options: RouterServerOptions): Promise<
     graph: createHopGraph(options.registry),
     facts: options.facts ?? ownFacts!,
     nodeTimeoutMs,
+    ibcTimeoutSeconds: options.ibcTimeoutSeconds ?? 300,
     opHookAccounts,
   };
   if (ownFacts) app.addHook('onClose', async () => ownFacts.close());

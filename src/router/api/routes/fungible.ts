@@ -23,7 +23,6 @@ import {
 import { timeoutSecondsOf } from '../timeout.js';
 
 const DEFAULT_SLIPPAGE = 1;
-const DEFAULT_TIMEOUT_SECONDS = 300;
 
 function chainIdOf(ctx: RouterContext, id: string): string {
   const chain = ctx.registry.chainByAnyId(id);
@@ -55,14 +54,17 @@ function slippageOf(raw: string | number | undefined): number {
 }
 
 /** Slippage, IBC timeout and op hook of a `/msgs` or `/msgs_direct` request. */
-function msgsOptions(body: {
-  slippage_tolerance_percent?: string | number;
-  timeout_seconds?: string | number;
-  signed_op_hook?: unknown;
-}): MsgsOptions {
+function msgsOptions(
+  ctx: RouterContext,
+  body: {
+    slippage_tolerance_percent?: string | number;
+    timeout_seconds?: string | number;
+    signed_op_hook?: unknown;
+  },
+): MsgsOptions {
   return {
     slippagePercent: slippageOf(body.slippage_tolerance_percent),
-    timeoutSeconds: timeoutSecondsOf(body.timeout_seconds, 'timeout_seconds', DEFAULT_TIMEOUT_SECONDS),
+    timeoutSeconds: timeoutSecondsOf(body.timeout_seconds, 'timeout_seconds', ctx.ibcTimeoutSeconds),
     signedOpHook: body.signed_op_hook,
     nowMs: Date.now(),
   };
@@ -147,7 +149,7 @@ export function registerFungibleRoutes(app: FastifyInstance, ctx: RouterContext)
         ctx.facts,
         planned,
         addressBook(ctx, chainIds, (_, i) => body.address_list[i]),
-        msgsOptions(body),
+        msgsOptions(ctx, body),
       );
       return { ...built, estimated_fees: estimatedFees(ctx, planned) };
     },
@@ -181,7 +183,7 @@ export function registerFungibleRoutes(app: FastifyInstance, ctx: RouterContext)
         ctx.facts,
         plan.hops,
         addressBook(ctx, chainIds, (chainId) => given.get(chainId)),
-        msgsOptions(body),
+        msgsOptions(ctx, body),
       );
       return {
         msgs: built.msgs,
