@@ -1,11 +1,11 @@
 import { bcs as initiaBcs } from '@initia/initia.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../common/logger.js';
-import { createDevChain, type DevChain } from '../dev-chain.js';
+import type { DevChain } from '../dev-chain.js';
 import type { Devnet } from '../devnet.js';
 import { l1Parts } from '../network/chains.js';
 import { type NodeServers, startNodeServers } from '../servers/index.js';
 import { testDevnet } from '../test-support/devnet.js';
+import { createTestL1 } from '../test-support/l1.js';
 import { signTx } from '../tx/sign.js';
 import { INITIA_MODULES } from './initia-modules.js';
 import { moveAddresses, moveMsgs } from './msgs.js';
@@ -24,23 +24,7 @@ let account: string;
 let collection: string;
 
 beforeAll(async () => {
-  l1 = await createDevChain(
-    {
-      info: {
-        chainId: 'initia-modules-l1-1',
-        vm: 'move',
-        role: 'l1',
-        bech32Prefix: 'init',
-        denom: 'uinit',
-        minGasPrice: 0.015,
-      },
-      keyType: 'secp256k1',
-      funding: 10n ** 12n,
-      plans: [],
-    },
-    { seed: 'initia-modules-l1', accounts: 2, blockTimeMs: 1000, logger: silentLogger() },
-    l1Parts,
-  );
+  l1 = await createTestL1('initia-modules-l1', l1Parts);
   await l1.chain.produceBlock();
   const signer = l1.accounts[0]!;
   account = signer.address;

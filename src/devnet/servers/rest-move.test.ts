@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../common/logger.js';
-import { createDevChain, type DevChain } from '../dev-chain.js';
+import type { DevChain } from '../dev-chain.js';
 import { bcs } from '../move/bcs.js';
 import { moveAddresses, moveMsgs } from '../move/msgs.js';
 import { l1Parts } from '../network/chains.js';
+import { createTestL1 } from '../test-support/l1.js';
 import { signTx } from '../tx/sign.js';
 import type { AnyMsg } from '../types.js';
 import { type NodeServers, startNodeServers } from './index.js';
@@ -44,23 +44,7 @@ async function commit(msgs: AnyMsg[]) {
 }
 
 beforeAll(async () => {
-  l1 = await createDevChain(
-    {
-      info: {
-        chainId: 'move-rest-l1-1',
-        vm: 'move',
-        role: 'l1',
-        bech32Prefix: 'init',
-        denom: 'uinit',
-        minGasPrice: 0.015,
-      },
-      keyType: 'secp256k1',
-      funding: 10n ** 12n,
-      plans: [],
-    },
-    { seed: 'move-rest-l1', accounts: 2, blockTimeMs: 1000, logger: silentLogger() },
-    l1Parts,
-  );
+  l1 = await createTestL1('move-rest-l1', l1Parts);
   await l1.chain.produceBlock();
   const creator = l1.accounts[0]!.address;
   await commit([moveMsgs.createCollection(creator, { name: 'Weft Cats', maxSupply: 10n })]);

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../common/logger.js';
-import { createDevChain, type DevChain } from '../dev-chain.js';
+import type { DevChain } from '../dev-chain.js';
 import { createRollup, type Rollup } from '../rollup.js';
+import { createTestL1 } from '../test-support/l1.js';
 import { type NodeServers, startNodeServers } from './index.js';
 
 /**
@@ -15,22 +16,7 @@ let rollup: Rollup;
 let rollupServers: NodeServers;
 
 beforeAll(async () => {
-  l1 = await createDevChain(
-    {
-      info: {
-        chainId: 'staking-l1-1',
-        vm: 'move',
-        role: 'l1',
-        bech32Prefix: 'init',
-        denom: 'uinit',
-        minGasPrice: 0.015,
-      },
-      keyType: 'secp256k1',
-      funding: 10n ** 12n,
-      plans: [],
-    },
-    { seed: 'staking-l1', accounts: 2, blockTimeMs: 1000, logger: silentLogger() },
-  );
+  l1 = await createTestL1('staking-l1');
   await l1.chain.produceBlock();
   await l1.chain.produceBlock();
   l1Servers = await startNodeServers(l1.chain, {});

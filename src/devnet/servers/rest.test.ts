@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromBech32, toBech32, toHexAddress } from '../../chain/address.js';
 import { encodeAny } from '../../chain/registry.js';
 import { silentLogger } from '../../common/logger.js';
-import { createDevChain } from '../dev-chain.js';
 import { createRollup, type Rollup } from '../rollup.js';
+import { createTestL1 } from '../test-support/l1.js';
 import { signTx } from '../tx/sign.js';
 import { gatewayBlock } from './gateway-json.js';
 import { type NodeServers, startNodeServers } from './index.js';
@@ -341,22 +341,7 @@ describe('state queries', () => {
   });
 
   it("answers the L1's gas prices as initia's tx module does, and 501 on a rollup", async () => {
-    const l1 = await createDevChain(
-      {
-        info: {
-          chainId: 'rest-l1-1',
-          vm: 'move',
-          role: 'l1',
-          bech32Prefix: 'init',
-          denom: 'uinit',
-          minGasPrice: 0.015,
-        },
-        keyType: 'secp256k1',
-        funding: 10n ** 12n,
-        plans: [],
-      },
-      { seed: 'rest-l1', accounts: 1, blockTimeMs: 1000, logger: silentLogger() },
-    );
+    const l1 = await createTestL1('rest-l1', undefined, 1);
     await l1.chain.produceBlock();
     const l1Servers = await startNodeServers(l1.chain, {});
     try {
