@@ -1,106 +1,96 @@
 /// <reference lib="dom" />
-import { type ChildProcess, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toBech32 } from '@cosmjs/encoding';
-import { DirectSecp256k1Wallet } from '@cosmjs/proto-signing';
-import { GasPrice, SigningStargateClient } from '@cosmjs/stargate';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { type Hex, parseAbi, toHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json, killAll, startDev } from '../src/dev/test-support/dev-process.js';
+import { json, killAll, startStack } from '../src/dev/test-support/dev-process.js';
 import { WALLET_PACKAGE_DIR } from '../src/dev/wallet-page.js';
-import { deriveAccount } from '../src/devnet/keys.js';
+import { contractArtifacts } from '../src/devnet/evm/contracts.js';
 import { until } from '../src/devnet/test-support/until.js';
 import { ensureChromium, launchChromium, screenshot } from './browser-support.js';
+import {
+  balanceMoved,
+  bankBalance,
+  chainOf,
+  confirmBridge,
+  control,
+  erc20Balance,
+  evmTx,
+  historyShows,
+  type Manifest,
+  moved,
+  OWN_HOSTS,
+  openWallet,
+  previewBridge,
+  SHOTS,
+  sendCoins,
+  type WalletPage,
+} from './wallet-support.js';
 
 // InterwovenKit (npm's @initia/interwovenkit-react, unchanged) on the stack `npm start` runs: the wallet
 // package is installed and built by its one npm script, `weft dev` serves it, and Debian's Chromium
 // opens it with InterwovenKit's own test wallet. Every request to a host other than this machine is
-// refused by the page's router and listed: the page must work on the stack alone.
+// refused by the page's router and listed: the page must work on the stack alone. The flows run in
+// order on one stack and one wallet; each leaves screenshots in test-results/wallet.
 const dir = mkdtempSync(join(tmpdir(), 'weft-wallet-'));
 const children: ChildProcess[] = [];
 let browser: Browser | undefined;
-const SHOTS = 'wallet';
-const SEED = 'wallet-page';
-// A key no devnet account has: the wallet's address exists on the L1 only once the test funds it.
-const KEY = '0x8a1f9a8f95be41cd7ccb6168179afb4504aefe388d1e14474d32c45c72ce7b7a' as const;
+// Keys no devnet account has: the wallets' accounts exist only once the test funds them.
+const KEY: Hex = '0x8a1f9a8f95be41cd7ccb6168179afb4504aefe388d1e14474d32c45c72ce7b7a';
+const FRESH_KEY: Hex = '0x5c2e3a1f0b9d8c7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e';
+const IBC_TIMEOUT_SECONDS = 12;
+const initAddress = (key: Hex) =>
+  toBech32('init', Buffer.from(privateKeyToAccount(key).address.slice(2), 'hex'));
+const ADDRESS = initAddress(KEY);
+const OWN = privateKeyToAccount(KEY).address;
 
-beforeAll(() => {
+let manifest: Manifest;
+let wallet: WalletPage;
+const names: Record<string, string> = {};
+
+beforeAll(async () => {
   ensureChromium();
   execFileSync('npm', ['run', 'wallet:build'], { stdio: 'inherit', timeout: 600_000 });
-}, 660_000);
+  ({ manifest } = await startStack(
+    [
+      // No generated traffic: the devnet's own claims would claim the wallet's withdrawal before it does.
+      ...['--seed', 'wallet-page', '--block-time', '500ms', '--txs-per-block', '0'],
+      ...['--op-output-interval', '2s', '--op-finalization-period', '4s'],
+      ...['--ibc-timeout', String(IBC_TIMEOUT_SECONDS)],
+      ...['--port-base', '0', '--api-port-base', '0', '--router-port', '0', '--dashboard-port', '0'],
+      ...['--registry-port', '0', '--data-dir', 'memory://', '--state-dir', ''],
+      ...['--registry', join(dir, 'registry')],
+    ],
+    join(dir, 'manifest.json'),
+    children,
+  ));
+  browser = await launchChromium();
+}, 900_000);
 afterAll(async () => {
   await browser?.close();
   killAll(children);
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Sends INIT on the L1 from a devnet account to `to`, retrying while the traffic moves its sequence. */
-async function fund(rpc: string, to: string): Promise<string> {
-  const funder = deriveAccount({ seed: SEED, index: 2, keyType: 'secp256k1', prefix: 'init' });
-  const signer = await DirectSecp256k1Wallet.fromKey(Buffer.from(funder.privateKey.slice(2), 'hex'), 'init');
-  const client = await SigningStargateClient.connectWithSigner(rpc, signer, {
-    gasPrice: GasPrice.fromString('0.015uinit'),
-  });
-  try {
-    return await until(
-      'the funding send',
-      async () => {
-        const result = await client.sendTokens(
-          funder.address,
-          to,
-          [{ denom: 'uinit', amount: '5000000' }],
-          'auto',
-        );
-        expect(result.code, result.rawLog).toBe(0);
-        return result.transactionHash;
-      },
-      60_000,
-      { retryErrors: true },
-    );
-  } finally {
-    client.disconnect();
-  }
-}
-
-async function clickText(page: Page, text: string) {
-  await page.getByText(text, { exact: true }).last().click();
-}
+const l1 = () => chainOf(manifest, 'weft-l1-1');
+const evm = () => chainOf(manifest, 'weft-evm-1');
+const move = () => chainOf(manifest, 'weft-move-1');
+const wasm = () => chainOf(manifest, 'weft-wasm-1');
+const l2Denom = (chainId: string) =>
+  manifest.services.opinit.bridges.find((b: any) => b.chain_id === chainId).l2_denom as string;
+const odt = (chainId: string) =>
+  manifest.services.omnichain.members.find((m: any) => m.chain_id === chainId).denom as string;
 
 describe('InterwovenKit on the weft stack, in a browser', () => {
-  it('reads the registry service, connects the test wallet, and its activity tab lists what the L1 indexer lists', async () => {
+  it('reads the registry service, connects the test wallet, and its activity and NFT tabs list what the indexers list', async () => {
     expect(existsSync(join(WALLET_PACKAGE_DIR, 'dist', 'index.html'))).toBe(true);
-    const manifestPath = join(dir, 'manifest.json');
-    const { out } = startDev(
-      [
-        ...['--seed', SEED, '--block-time', '500ms', '--txs-per-block', '2'],
-        ...['--port-base', '0', '--api-port-base', '0', '--router-port', '0', '--dashboard-port', '0'],
-        ...[
-          '--registry-port',
-          '0',
-          '--data-dir',
-          'memory://',
-          '--state-dir',
-          '',
-          '--registry',
-          join(dir, 'registry'),
-        ],
-        ...['--manifest', manifestPath],
-      ],
-      children,
-    );
-    const manifest = await until(
-      'the stack to serve',
-      async () => (existsSync(manifestPath) ? JSON.parse(readFileSync(manifestPath, 'utf8')) : undefined),
-      150_000,
-      { retryErrors: true },
-    ).catch((err) => {
-      throw new Error(`${(err as Error).message}\n${out.stderr}`);
-    });
     expect(manifest.wallet).toBe(`${manifest.dashboard}/wallet/`);
-
     // The registry service: every chain InterwovenKit normalises has the URLs it requires.
     const chains = (await json(`${manifest.registry_url}/chains.json`)) as any[];
     expect(chains.map((c) => c.chain_id).sort()).toEqual([
@@ -110,73 +100,268 @@ describe('InterwovenKit on the weft stack, in a browser', () => {
       'weft-wasm-1',
     ]);
     for (const chain of chains) {
+      names[chain.chain_id] = chain.pretty_name;
       for (const api of ['rpc', 'rest', 'indexer'])
         expect(chain.apis[api]?.[0]?.address, api).toMatch(/^http/);
       if (chain.metadata.minitia?.type === 'minievm')
         expect(chain.apis['json-rpc'][0].address).toMatch(/^http/);
-      const list = await json(chain.metadata.assetlist);
-      expect(list.assets.length).toBeGreaterThan(0);
+      expect((await json(chain.metadata.assetlist)).assets.length).toBeGreaterThan(0);
     }
-    expect(chains.filter((c) => c.metadata.is_l1)).toHaveLength(1);
     expect((await json(`${manifest.registry_url}/profiles.json`)).length).toBe(4);
 
-    const l1 = manifest.chains.find((c: any) => c.chain_id === 'weft-l1-1');
-    const wallet = privateKeyToAccount(KEY);
-    const address = toBech32('init', Buffer.from(wallet.address.slice(2), 'hex'));
-    // The manifest comes before the first block: the L1 must have blocks before cosmjs connects.
+    // The wallet holds INIT and the omnichain token on the L1, and gas and an NFT on the EVM rollup.
     await until(
       'L1 blocks',
-      async () => Number((await json(`${l1.rpc}/status`)).result.sync_info.latest_block_height) >= 2,
+      async () => Number((await json(`${l1().rpc}/status`)).result.sync_info.latest_block_height) >= 2,
       60_000,
       { retryErrors: true },
     );
-    const fundingHash = await fund(l1.rpc, address);
+    const funder = l1().accounts[2];
+    const funding = await sendCoins(
+      l1().rpc,
+      funder.private_key,
+      ADDRESS,
+      [
+        { denom: 'uinit', amount: '50000000' },
+        { denom: odt('weft-l1-1'), amount: '5000000' },
+      ],
+      '0.015uinit',
+    );
+    await evmTx(evm().json_rpc, evm().accounts[2].private_key, (w) =>
+      w.sendTransaction({ to: OWN, value: 10n ** 18n }),
+    );
+    // An NFT of a collection the wallet deploys and mints itself (the devnet's traffic is off).
+    const { TestERC721 } = contractArtifacts();
+    const deployed = await evmTx(evm().json_rpc, KEY, (w) =>
+      w.deployContract({
+        abi: TestERC721.abi,
+        bytecode: toHex(TestERC721.bytecode),
+        args: ['Wallet Test NFT', 'WTN'],
+      }),
+    );
+    await evmTx(evm().json_rpc, KEY, (w) =>
+      w.writeContract({
+        address: deployed.contractAddress!,
+        abi: parseAbi(['function mint(address to, uint256 tokenId, string uri)']),
+        functionName: 'mint',
+        args: [OWN, 770_001n, 'data:application/json,{"name":"weft wallet test"}'],
+      }),
+    );
     const indexed = await until(
       'the L1 indexer to list the funding',
       async () => {
         const page = await json(
-          `${l1.indexer_api}/indexer/tx/v1/txs/by_account/${address}?pagination.reverse=true`,
+          `${l1().indexer_api}/indexer/tx/v1/txs/by_account/${ADDRESS}?pagination.reverse=true`,
         );
-        return page.txs.some((tx: any) => tx.txhash === fundingHash) ? page.txs : undefined;
+        return page.txs.some((tx: any) => tx.txhash === funding) ? page.txs : undefined;
+      },
+      60_000,
+    );
+    const nfts = await until(
+      'the EVM indexer to list the NFT',
+      async () => {
+        const page = await json(`${evm().indexer_api}/indexer/nft/v1/tokens/by_account/${ADDRESS}`);
+        return page.tokens.length > 0 ? page.tokens : undefined;
       },
       60_000,
     );
 
-    browser = await launchChromium();
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(60_000);
-    const elsewhere = new Set<string>();
-    await page.route('**/*', (route) => {
-      const url = new URL(route.request().url());
-      if (url.hostname === '127.0.0.1' || url.protocol === 'data:' || url.protocol === 'blob:')
-        return route.continue();
-      elsewhere.add(url.origin);
-      return route.abort();
-    });
-    const pageErrors: string[] = [];
-    page.on('pageerror', (err) => pageErrors.push(err.message));
-
-    await page.goto(`${manifest.wallet}#key=${KEY}`);
-    await page.getByTestId('address').getByText(address).waitFor();
+    wallet = await openWallet(browser!, manifest.wallet, KEY, ADDRESS);
+    const { page } = wallet;
     await screenshot(page, SHOTS, '1-connected');
-    await page.getByRole('button', { name: 'Wallet' }).click();
-    await clickText(page, 'Activity');
+    await page.getByRole('button', { name: 'Wallet', exact: true }).click();
+    await page.getByText('Activity', { exact: true }).last().click();
     // One row per tx the indexer lists for the account, each naming its chain and its msg ("Send").
-    const l1Name = chains.find((c) => c.metadata.is_l1).pretty_name as string;
+    const l1Name = names['weft-l1-1']!;
     await page.getByText(l1Name, { exact: true }).first().waitFor();
     await screenshot(page, SHOTS, '2-activity');
     expect(await page.getByText(l1Name, { exact: true }).count()).toBe(indexed.length);
-    // The drawer's Send button, then one per MsgSend row.
     const sends = indexed.filter((tx: any) => tx.tx.body.messages[0]['@type'].endsWith('MsgSend')).length;
+    // The drawer's Send button, then one per MsgSend row.
     expect(await page.getByText('Send', { exact: true }).count()).toBe(1 + sends);
-    expect(pageErrors).toEqual([]);
-    // Fonts and the hosted price indexer are the only hosts InterwovenKit asks for on its own.
-    for (const origin of elsewhere)
-      expect([
-        'https://fonts.googleapis.com',
-        'https://assets.initia.xyz',
-        'https://indexer.initia.xyz',
-        'https://ethereum-rpc.publicnode.com',
-      ]).toContain(origin);
+    await page.getByText('NFTs', { exact: true }).last().click();
+    await page.getByText('weft wallet test').first().waitFor();
+    await screenshot(page, SHOTS, '3-nfts');
+    expect(nfts).toHaveLength(1);
+  });
+
+  it('deposits INIT from the L1 to the EVM rollup over OPinit: tracked to success, both balances moved', async () => {
+    const { page } = wallet;
+    const denom = l2Denom('weft-evm-1');
+    const before = {
+      l1: await bankBalance(l1().rest, ADDRESS, 'uinit'),
+      evm: await bankBalance(evm().rest, ADDRESS, denom),
+    };
+    const routed = await previewBridge(page, {
+      to: { chainId: 'weft-evm-1', chain: names['weft-evm-1']!, symbol: 'INIT' },
+      amount: '2',
+    });
+    expect(routed).toMatchObject({
+      source_asset_denom: 'uinit',
+      dest_asset_denom: denom,
+      amount_in: '2000000',
+    });
+    await confirmBridge(page, '4-deposit');
+    await historyShows(page, 'success', '4-deposit-history');
+    expect(await balanceMoved(evm().rest, ADDRESS, denom, before.evm)).toBe(before.evm + 2_000_000n);
+    expect(await bankBalance(l1().rest, ADDRESS, 'uinit')).toBeLessThan(before.l1 - 2_000_000n);
+  });
+
+  it('withdraws INIT from the EVM rollup to the L1, and claims it on the withdrawal page once final', async () => {
+    const { page } = wallet;
+    const denom = l2Denom('weft-evm-1');
+    const before = {
+      l1: await bankBalance(l1().rest, ADDRESS, 'uinit'),
+      evm: await bankBalance(evm().rest, ADDRESS, denom),
+    };
+    const routed = await previewBridge(page, {
+      from: { chainId: 'weft-evm-1', chain: names['weft-evm-1']!, symbol: 'INIT' },
+      to: { chainId: 'weft-l1-1', chain: names['weft-l1-1']!, symbol: 'INIT' },
+      amount: '0.5',
+    });
+    expect(routed).toMatchObject({ source_asset_denom: denom, dest_asset_denom: 'uinit' });
+    await confirmBridge(page, '5-withdrawal');
+    // InterwovenKit files a withdrawal as done at once and leaves the claim to its withdrawal page.
+    await historyShows(page, 'success', '5-withdrawal-history');
+    expect(await balanceMoved(evm().rest, ADDRESS, denom, before.evm)).toBe(before.evm - 500_000n);
+    const claim = page.getByRole('button', { name: 'Claim', exact: true });
+    await until(
+      'the withdrawal to be claimable',
+      async () => {
+        await page.getByRole('button', { name: 'Bridge', exact: true }).click();
+        await page.getByRole('button', { name: 'Withdrawal status' }).click();
+        await page.getByRole('button', { name: names['weft-evm-1']!, exact: true }).click();
+        await page
+          .getByText(/In progress|Claim/)
+          .first()
+          .waitFor();
+        if (await claim.count()) return true;
+        await page.reload();
+        await page.getByTestId('address').getByText(ADDRESS).waitFor();
+        return undefined;
+      },
+      120_000,
+    );
+    await screenshot(page, SHOTS, '5-withdrawal-claimable');
+    const l1Before = await bankBalance(l1().rest, ADDRESS, 'uinit');
+    await claim.click();
+    await page.getByRole('button', { name: 'Approve' }).click();
+    const after = await balanceMoved(l1().rest, ADDRESS, 'uinit', l1Before);
+    // The claim's fee is paid in INIT too: more than the fee, less than the amount, arrived.
+    expect(after - l1Before).toBeGreaterThan(400_000n);
+    expect(after - before.l1).toBeLessThanOrEqual(500_000n);
+    await page.getByText('Claimed', { exact: true }).waitFor();
+    await screenshot(page, SHOTS, '5-withdrawal-claimed');
+  });
+
+  it('sends INIT from the L1 to the Move rollup over IBC: tracked to success, the voucher arrives', async () => {
+    const { page } = wallet;
+    const routed = await previewBridge(page, {
+      to: { chainId: 'weft-move-1', chain: names['weft-move-1']!, symbol: 'INIT', denom: /^ibc\// },
+      amount: '1',
+    });
+    expect(routed.dest_asset_denom).toMatch(/^ibc\//);
+    const before = await bankBalance(move().rest, ADDRESS, routed.dest_asset_denom);
+    await confirmBridge(page, '6-ibc');
+    await historyShows(page, 'success', '6-ibc-history');
+    expect(await balanceMoved(move().rest, ADDRESS, routed.dest_asset_denom, before)).toBe(
+      before + 1_000_000n,
+    );
+  });
+
+  it('sends the omnichain token from the L1 to the EVM rollup (OFT): tracked to success', async () => {
+    const { page } = wallet;
+    const routed = await previewBridge(page, {
+      from: { chainId: 'weft-l1-1', chain: names['weft-l1-1']!, symbol: 'ODT' },
+      to: { chainId: 'weft-evm-1', chain: names['weft-evm-1']!, symbol: 'ODT' },
+      amount: '1',
+    });
+    expect(routed).toMatchObject({
+      source_asset_denom: odt('weft-l1-1'),
+      dest_asset_denom: odt('weft-evm-1'),
+    });
+    const before = {
+      l1: await bankBalance(l1().rest, ADDRESS, odt('weft-l1-1')),
+      evm: await erc20Balance(evm().json_rpc, odt('weft-evm-1'), OWN),
+    };
+    await confirmBridge(page, '7-oft');
+    await historyShows(page, 'success', '7-oft-history');
+    // 6 decimals on the L1, 18 on the EVM rollup.
+    const arrived = await moved(
+      'ODT on the EVM rollup',
+      () => erc20Balance(evm().json_rpc, odt('weft-evm-1'), OWN),
+      before.evm,
+    );
+    expect(arrived).toBe(before.evm + 10n ** 18n);
+    expect(await bankBalance(l1().rest, ADDRESS, odt('weft-l1-1'))).toBe(before.l1 - 1_000_000n);
+  });
+
+  it('an IBC transfer whose relayer is paused past its timeout: InterwovenKit shows the failure and the refund arrives', async () => {
+    const { page } = wallet;
+    expect(await control(manifest.control, 'weft_pauseRelayer', ['ibc'])).toMatchObject({ paused: true });
+    try {
+      const routed = await previewBridge(page, {
+        to: { chainId: 'weft-wasm-1', chain: names['weft-wasm-1']!, symbol: 'INIT', denom: /^ibc\// },
+        amount: '1.5',
+      });
+      expect(routed.dest_asset_denom).toMatch(/^ibc\//);
+      const hash = await confirmBridge(page, '8-timeout');
+      const sent = await until(
+        'the transfer on the L1',
+        () => json(`${l1().rest}/cosmos/tx/v1beta1/txs/${hash}`),
+        60_000,
+        { retryErrors: true },
+      );
+      const deadline = BigInt(sent.tx.body.messages[0].timeout_timestamp);
+      const escrowed = await bankBalance(l1().rest, ADDRESS, 'uinit');
+      await until(
+        'the timeout to pass on the Wasm rollup',
+        async () => {
+          const time = (await json(`${wasm().rpc}/status`)).result.sync_info.latest_block_time as string;
+          return BigInt(Date.parse(time)) * 1_000_000n > deadline;
+        },
+        60_000,
+      );
+      await control(manifest.control, 'weft_resumeRelayer', ['ibc']);
+      await historyShows(page, 'error', '8-timeout-history');
+      expect(await balanceMoved(l1().rest, ADDRESS, 'uinit', escrowed)).toBe(escrowed + 1_500_000n);
+    } finally {
+      await control(manifest.control, 'weft_resumeRelayer', ['ibc']);
+    }
+  });
+
+  it('a first-time user converts on arrival: the op hook signed as the connected wallet, its account created for it', {
+    timeout: 240_000,
+  }, async () => {
+    const address = initAddress(FRESH_KEY);
+    await sendCoins(
+      l1().rpc,
+      l1().accounts[3].private_key,
+      address,
+      [{ denom: 'uinit', amount: '10000000' }],
+      '0.015uinit',
+    );
+    const fresh = await openWallet(browser!, manifest.wallet, FRESH_KEY, address);
+    const { page } = fresh;
+    expect((await fetch(`${evm().rest}/cosmos/auth/v1beta1/account_info/${address}`)).status).toBe(404);
+    const routed = await previewBridge(page, {
+      to: { chainId: 'weft-evm-1', chain: names['weft-evm-1']!, symbol: 'WINIT' },
+      amount: '1',
+    });
+    await page.getByRole('button', { name: 'Authorize conversion' }).click();
+    await screenshot(page, SHOTS, '9-hook-authorize');
+    await confirmBridge(page, '9-hook');
+    await historyShows(page, 'success', '9-hook-history');
+    // WINIT is the wrapper's ERC20: its balance is the contract's.
+    const holder = privateKeyToAccount(FRESH_KEY).address;
+    const read = () => erc20Balance(evm().json_rpc, routed.dest_asset_denom, holder);
+    expect(await moved('WINIT', read, 0n)).toBe(1_000_000n);
+    expect(fresh.errors).toEqual([]);
+    await fresh.page.context().close();
+  });
+
+  it('asked nothing of a host beyond this machine but what InterwovenKit asks for on its own, and threw nothing', () => {
+    expect(wallet.errors).toEqual([]);
+    for (const origin of wallet.elsewhere) expect(OWN_HOSTS).toContain(origin);
   });
 });
