@@ -1,4 +1,5 @@
 import type { Packet } from '@initia/initia.proto/ibc/core/channel/v1/channel.js';
+import { heightTimedOut, revisionNumber, timestampTimedOut } from '../../chain/ibc-timeout.js';
 import { event } from '../events.js';
 import { type AbciEvent, type TxContext, TxError } from '../types.js';
 
@@ -15,11 +16,6 @@ const receiptKey = (p: Packet) => `ibc/receipt/${p.destinationPort}/${p.destinat
 const heightString = (h: { revisionNumber: bigint; revisionHeight: bigint } | undefined) =>
   `${h?.revisionNumber ?? 0n}-${h?.revisionHeight ?? 0n}`;
 
-/** `clienttypes.ParseChainID`: the revision number a chain id like `minimove-1` carries. */
-export function revisionNumber(chainId: string): bigint {
-  return /^.*[^\n-]-[1-9][0-9]*$/.test(chainId) ? BigInt(chainId.slice(chainId.lastIndexOf('-') + 1)) : 0n;
-}
-
 const verificationFailed = (codespace: string, code: number, reason: string) =>
   new TxError(codespace, code, `receive packet verification failed: ${reason}`);
 
@@ -34,25 +30,18 @@ export function receivePacket(ctx: TxContext, packet: Packet, channel: ChannelEn
     revisionHeight: BigInt(ctx.height),
   };
   const timeout = packet.timeoutHeight;
-  const heightElapsed =
-    timeout !== undefined &&
-    (timeout.revisionNumber !== 0n || timeout.revisionHeight !== 0n) &&
-    (selfHeight.revisionNumber > timeout.revisionNumber ||
-      (selfHeight.revisionNumber === timeout.revisionNumber &&
-        selfHeight.revisionHeight >= timeout.revisionHeight));
-  const now = BigInt(ctx.timeMs) * 1_000_000n;
-  if (heightElapsed) {
+  if (heightTimedOut(timeout, selfHeight)) {
     throw verificationFailed(
       'channel',
       40,
       `packet timeout elapsed: current height: ${heightString(selfHeight)}, timeout height ${heightString(timeout)}: timeout elapsed`,
     );
   }
-  if (packet.timeoutTimestamp !== 0n && now >= packet.timeoutTimestamp) {
+  if (timestampTimedOut(packet.timeoutTimestamp, ctx.timeMs)) {
     throw verificationFailed(
       'channel',
       40,
-      `packet timeout elapsed: current timestamp: ${now}, timeout timestamp ${packet.timeoutTimestamp}: timeout elapsed`,
+      `packet timeout elapsed: current timestamp: ${BigInt(ctx.timeMs) * 1_000_000n}, timeout timestamp ${packet.timeoutTimestamp}: timeout elapsed`,
     );
   }
   if (ctx.store.get(receiptKey(packet)) !== undefined) return false;

@@ -1,5 +1,6 @@
 import type { Packet } from '@initia/initia.proto/ibc/core/channel/v1/channel.js';
 import { sha256 } from '@noble/hashes/sha2.js';
+import { revisionNumber } from '../../chain/ibc-timeout.js';
 import { encodeAny } from '../../chain/registry.js';
 import type { Logger } from '../../common/logger.js';
 import type { Chain } from '../chain.js';
@@ -8,7 +9,6 @@ import {
   MSG_ACKNOWLEDGEMENT,
   MSG_RECV_PACKET,
   MSG_TIMEOUT,
-  revisionNumber,
   timestampTimedOut,
 } from '../ibc/core/module.js';
 import { getChannel, ibcKeys, listChannels } from '../ibc/core/store.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { toBech32 } from '../../chain/address.js';
-import { revisionNumber } from '../ibc/core/module.js';
+import { revisionNumber } from '../../chain/ibc-timeout.js';
 import { type ChannelEnd, getChannel, ibcKeys, listChannels } from '../ibc/core/store.js';
 import {
   denomTraceOf,

@@ -1,3 +1,4 @@
+import { heightTimedOut, revisionNumber, timestampTimedOut } from '../../chain/ibc-timeout.js';
 import { ibcHopState, type TransferOutcome } from './state.js';
 import type { Hop, IbcHop, TransferProgress } from './types.js';
 
@@ -45,11 +46,6 @@ export type WaitingFor =
       timeout_timestamp: string | null;
     };
 
-/** `clienttypes.ParseChainID`: the revision number a chain id like `weft-move-1` carries (else 0). */
-export function revisionOf(chainId: string): bigint {
-  return /^.*[^\n-]-[1-9][0-9]*$/.test(chainId) ? BigInt(chainId.slice(chainId.lastIndexOf('-') + 1)) : 0n;
-}
-
 /**
  * Whether the destination has passed the packet's timeout (ibc-go's check: a height of the same revision
  * at or above the timeout height, a later revision, or a block time at or after the timeout timestamp):
@@ -58,13 +54,14 @@ export function revisionOf(chainId: string): bigint {
 export function ibcTimeoutPassed(hop: IbcHop, destination: string, clock: ChainClock): boolean {
   if (clock.height === 0) return false;
   const [revision, height] = (hop.timeoutHeight ?? '').split('-');
-  if (revision !== undefined && height !== undefined) {
-    const own = revisionOf(destination);
-    const r = BigInt(revision);
-    if (own > r || (own === r && BigInt(clock.height) >= BigInt(height))) return true;
-  }
+  const timeout =
+    revision !== undefined && height !== undefined
+      ? { revisionNumber: BigInt(revision), revisionHeight: BigInt(height) }
+      : undefined;
+  const own = { revisionNumber: revisionNumber(destination), revisionHeight: BigInt(clock.height) };
   return (
-    hop.timeoutTimestamp !== undefined && BigInt(clock.timeMs) * 1_000_000n >= BigInt(hop.timeoutTimestamp)
+    heightTimedOut(timeout, own) ||
+    (hop.timeoutTimestamp !== undefined && timestampTimedOut(BigInt(hop.timeoutTimestamp), clock.timeMs))
   );
 }
 

@@ -7,6 +7,12 @@ import {
   MsgTimeout,
   MsgTimeoutResponse,
 } from '@initia/initia.proto/ibc/core/channel/v1/tx.js';
+import {
+  type IbcHeight,
+  revisionNumber,
+  heightTimedOut as timedOutAtHeight,
+  timestampTimedOut as timedOutAtTime,
+} from '../../../chain/ibc-timeout.js';
 import { appendMsgIndex } from '../../events.js';
 import {
   type AbciEvent,
@@ -85,30 +91,16 @@ export interface IbcCore {
 const RESULT_NOOP = 1;
 const RESULT_SUCCESS = 2;
 
-/** `clienttypes.ParseChainID`: the revision number a chain id like `minimove-1` carries. */
-export function revisionNumber(chainId: string): bigint {
-  return /^.*[^\n-]-[1-9][0-9]*$/.test(chainId) ? BigInt(chainId.slice(chainId.lastIndexOf('-') + 1)) : 0n;
-}
-
 const isZeroHeight = (h: Packet['timeoutHeight']) =>
   (h?.revisionNumber ?? 0n) === 0n && (h?.revisionHeight ?? 0n) === 0n;
 
 /** Whether `height` (of the counterparty or of this chain) has reached the packet's timeout height. */
-export function heightTimedOut(
-  packet: Packet,
-  height: { revisionNumber: bigint; revisionHeight: bigint },
-): boolean {
-  const t = packet.timeoutHeight;
-  if (!t || isZeroHeight(t)) return false;
-  return (
-    height.revisionNumber > t.revisionNumber ||
-    (height.revisionNumber === t.revisionNumber && height.revisionHeight >= t.revisionHeight)
-  );
-}
+export const heightTimedOut = (packet: Packet, height: IbcHeight) =>
+  timedOutAtHeight(packet.timeoutHeight, height);
 
 /** Whether a time (ms) has reached the packet's timeout timestamp (ns). */
 export const timestampTimedOut = (packet: Packet, timeMs: number) =>
-  packet.timeoutTimestamp !== 0n && BigInt(timeMs) * 1_000_000n >= packet.timeoutTimestamp;
+  timedOutAtTime(packet.timeoutTimestamp, timeMs);
 
 function validatePacket(packet: Packet | undefined, proof: Uint8Array): Packet {
   if (!packet) throw new TxError('channel', 13, 'packet cannot be nil: invalid packet');
