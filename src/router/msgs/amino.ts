@@ -17,3 +17,16 @@ export function aminoJson(typeUrl: string, value: object): { type: string; value
 export function aminoMsg(typeUrl: string, value: object): CosmosMsg {
   return { msg: JSON.stringify(aminoJson(typeUrl, value).value), msg_type_url: typeUrl };
 }
+
+export const MSG_CALL = '/minievm.evm.v1.MsgCall';
+
+/** A minievm `MsgCall` of `contract` with calldata `input` (0x hex) and `value` wei, as `sender` (bech32). */
+export const msgCall = (sender: string, contract: string, input: string, value = 0n): CosmosMsg =>
+  aminoMsg(MSG_CALL, {
+    sender,
+    contractAddr: contract,
+    input,
+    value: String(value),
+    accessList: [],
+    authList: [],
+  });

@@ -4,9 +4,8 @@ import type { Hop } from '../graph/hops.js';
 import type { ChainFacts } from '../graph/plan.js';
 import type { RouterChain } from '../registry/types.js';
 import type { ChainAddress } from './addresses.js';
-import { aminoMsg, type CosmosMsg } from './amino.js';
+import { aminoMsg, type CosmosMsg, msgCall } from './amino.js';
 
-const MSG_CALL = '/minievm.evm.v1.MsgCall';
 const OFT_ABI = parseAbi([
   'struct SendParam { uint32 dstEid; bytes32 to; uint256 amountLD; uint256 minAmountLD; bytes extraOptions; bytes composeMsg; bytes oftCmd; }',
   'struct MessagingFee { uint256 nativeFee; uint256 lzTokenFee; }',
@@ -108,14 +107,7 @@ export async function oftTx(
   if (source.kind === 'cosmos') {
     if (!sender.bech32) throw needs(source, 'a Cosmos tx: it needs a bech32 sender');
     const call = (contract: string, input: Hex, value: bigint) =>
-      aminoMsg(MSG_CALL, {
-        sender: sender.bech32,
-        contractAddr: contract,
-        input,
-        value: String(value),
-        accessList: [],
-        authList: [],
-      });
+      msgCall(sender.bech32!, contract, input, value);
     const msgs: CosmosMsg[] = [];
     if (token && (await facts.erc20Allowance(hop.from, token, sender.hex, oft)) < amountLD)
       msgs.push(

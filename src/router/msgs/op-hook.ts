@@ -6,9 +6,8 @@ import { RouteRequestError } from '../errors.js';
 import type { DepositHook } from '../graph/hops.js';
 import type { ChainFacts } from '../graph/plan.js';
 import type { ChainAddress } from './addresses.js';
-import { aminoMsg, type CosmosMsg } from './amino.js';
+import { type CosmosMsg, MSG_CALL, msgCall } from './amino.js';
 
-const MSG_CALL = '/minievm.evm.v1.MsgCall';
 const HOOK_ABI = parseAbi([
   'function approve(address spender, uint256 amount) returns (bool)',
   'function wrapAll() returns (uint256)',
@@ -122,15 +121,7 @@ export async function opHookMsgs(
 ): Promise<CosmosMsg[]> {
   const underlying = await facts.erc20Of(rollupId, hook.underlying);
   const allowance = await facts.erc20Allowance(rollupId, underlying, recipient.hex!, hook.wrapper);
-  const call = (contract: string, input: Hex) =>
-    aminoMsg(MSG_CALL, {
-      sender: recipient.bech32,
-      contractAddr: contract,
-      input,
-      value: '0',
-      accessList: [],
-      authList: [],
-    });
+  const call = (contract: string, input: Hex) => msgCall(recipient.bech32!, contract, input);
   const approve = call(
     underlying,
     encodeFunctionData({ abi: HOOK_ABI, functionName: 'approve', args: [hook.wrapper as Hex, maxUint256] }),
