@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, killAll, startStack } from '../src/dev/test-support/dev-process.js';
 import { WALLET_PACKAGE_DIR } from '../src/dev/wallet-page.js';
 import { contractArtifacts } from '../src/devnet/evm/contracts.js';
+import { callControl } from '../src/devnet/test-support/control.js';
 import { until } from '../src/devnet/test-support/until.js';
 import { ensureChromium, launchChromium, screenshot } from './browser-support.js';
 import {
@@ -19,7 +20,6 @@ import {
   bankBalance,
   chainOf,
   confirmBridge,
-  control,
   erc20Balance,
   evmTx,
   historyShows,
@@ -298,7 +298,7 @@ describe('InterwovenKit on the weft stack, in a browser', () => {
 
   it('an IBC transfer whose relayer is paused past its timeout: InterwovenKit shows the failure and the refund arrives', async () => {
     const { page } = wallet;
-    expect(await control(manifest.control, 'weft_pauseRelayer', ['ibc'])).toMatchObject({ paused: true });
+    expect(await callControl(manifest.control, 'weft_pauseRelayer', ['ibc'])).toMatchObject({ paused: true });
     try {
       const routed = await previewBridge(page, {
         to: { chainId: 'weft-wasm-1', chain: names['weft-wasm-1']!, symbol: 'INIT', denom: /^ibc\// },
@@ -322,11 +322,11 @@ describe('InterwovenKit on the weft stack, in a browser', () => {
         },
         60_000,
       );
-      await control(manifest.control, 'weft_resumeRelayer', ['ibc']);
+      await callControl(manifest.control, 'weft_resumeRelayer', ['ibc']);
       await historyShows(page, 'error', '8-timeout-history');
       expect(await balanceMoved(l1().rest, ADDRESS, 'uinit', escrowed)).toBe(escrowed + 1_500_000n);
     } finally {
-      await control(manifest.control, 'weft_resumeRelayer', ['ibc']);
+      await callControl(manifest.control, 'weft_resumeRelayer', ['ibc']);
     }
   });
 

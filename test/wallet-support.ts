@@ -257,15 +257,3 @@ export function moved(what: string, read: () => Promise<bigint>, before: bigint)
 /** Balance of `denom` for `address` once it has moved away from `before`. */
 export const balanceMoved = (rest: string, address: string, denom: string, before: bigint) =>
   moved(`the ${denom} balance of ${address}`, () => bankBalance(rest, address, denom), before);
-
-/** A devnet control call (relayer pause and resume). */
-export async function control(url: string, method: string, params: unknown[]) {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const body = await response.json();
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result;
-}
