@@ -1,11 +1,8 @@
-import type { EncodeObject } from '@cosmjs/proto-signing';
-import { StargateClient } from '@cosmjs/stargate';
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { createPublicClient, type Hex, http, parseAbi } from 'viem';
-import { expect } from 'vitest';
 import type { DevnetChain } from '../src/devnet/devnet.js';
 import type { DevAccount } from '../src/devnet/keys.js';
-import { EthereumAminoSigner, parseAccount, signEip191 } from './eth-signer-support.js';
+import { EthereumAminoSigner, signEip191 } from './eth-signer-support.js';
 import { decode, evmChain } from './router-wallet-support.js';
 
 /**
