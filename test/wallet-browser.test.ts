@@ -229,7 +229,7 @@ describe('InterwovenKit on the weft stack, in a browser', () => {
       'the withdrawal to be claimable',
       async () => {
         await page.getByRole('button', { name: 'Bridge', exact: true }).click();
-        await page.getByRole('button', { name: 'Withdrawal status' }).click();
+        await page.getByRole('button', { name: 'Withdrawal status', exact: true }).click();
         await page.getByRole('button', { name: names['weft-evm-1']!, exact: true }).click();
         await page
           .getByText(/In progress|Claim/)
@@ -245,7 +245,7 @@ describe('InterwovenKit on the weft stack, in a browser', () => {
     await screenshot(page, SHOTS, '5-withdrawal-claimable');
     const l1Before = await bankBalance(l1().rest, ADDRESS, 'uinit');
     await claim.click();
-    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.getByRole('button', { name: 'Approve', exact: true }).click();
     const after = await balanceMoved(l1().rest, ADDRESS, 'uinit', l1Before);
     // The claim's fee is paid in INIT too: more than the fee, less than the amount, arrived.
     expect(after - l1Before).toBeGreaterThan(400_000n);
@@ -348,7 +348,7 @@ describe('InterwovenKit on the weft stack, in a browser', () => {
       to: { chainId: 'weft-evm-1', chain: names['weft-evm-1']!, symbol: 'WINIT' },
       amount: '1',
     });
-    await page.getByRole('button', { name: 'Authorize conversion' }).click();
+    await page.getByRole('button', { name: 'Authorize conversion', exact: true }).click();
     await screenshot(page, SHOTS, '9-hook-authorize');
     await confirmBridge(page, '9-hook');
     await historyShows(page, 'success', '9-hook-history');

@@ -160,7 +160,7 @@ export async function previewBridge(
   route: { from?: Side; to: Side & { denom?: RegExp }; amount: string },
 ) {
   await page.getByRole('button', { name: 'Bridge', exact: true }).click();
-  await page.getByRole('button', { name: 'Withdrawal status' }).waitFor();
+  await page.getByRole('button', { name: 'Withdrawal status', exact: true }).waitFor();
   if (route.from) await pick(page, 0, route.from);
   await page.locator('input').first().fill(route.amount);
   const refused = new Set<string>();
@@ -186,7 +186,7 @@ export async function previewBridge(
       refused.add(request.dest_asset_denom);
       continue;
     }
-    await page.getByRole('button', { name: 'Preview route' }).click();
+    await page.getByRole('button', { name: 'Preview route', exact: true }).click();
     return request;
   }
   throw new Error(`no ${route.to.symbol} on ${route.to.chain} routes to ${route.to.denom}`);
@@ -212,10 +212,10 @@ export async function confirmBridge(page: Page, shot: string): Promise<string> {
     (r) => r.request().method() === 'POST' && (r.request().postData() ?? '').includes('broadcast_tx'),
     { timeout: 120_000 },
   );
-  await page.getByRole('button', { name: 'Confirm' }).click({ timeout: 150_000 });
-  await page.getByRole('button', { name: 'Approve' }).waitFor();
+  await page.getByRole('button', { name: 'Confirm', exact: true }).click({ timeout: 150_000 });
+  await page.getByRole('button', { name: 'Approve', exact: true }).waitFor();
   await screenshot(page, SHOTS, `${shot}-sign`);
-  await page.getByRole('button', { name: 'Approve' }).click();
+  await page.getByRole('button', { name: 'Approve', exact: true }).click();
   const answer = await (await broadcast).json();
   expect(answer.result?.code ?? 0, answer.result?.log).toBe(0);
   return String(answer.result.hash).toUpperCase();
@@ -224,7 +224,7 @@ export async function confirmBridge(page: Page, shot: string): Promise<string> {
 /** Waits until the newest item of InterwovenKit's bridge history shows `state`, and screenshots it. */
 export async function historyShows(page: Page, state: 'success' | 'error', shot: string) {
   await page.getByRole('button', { name: 'Bridge', exact: true }).click();
-  await page.getByRole('button', { name: 'Withdrawal status' }).waitFor();
+  await page.getByRole('button', { name: 'Withdrawal status', exact: true }).waitFor();
   await page.getByRole('button', { name: /history/i }).click();
   await page.getByText('Bridge/Swap activity').waitFor();
   // The newest item comes first; its title holds the state icon (CSS module classes, `_success_<hash>`)
