@@ -225,22 +225,37 @@ describe('InterwovenKit on the weft stack, in a browser', () => {
     await historyShows(page, 'success', '5-withdrawal-history');
     expect(await balanceMoved(evm().rest, ADDRESS, denom, before.evm)).toBe(before.evm - 500_000n);
     const claim = page.getByRole('button', { name: 'Claim', exact: true });
+    // Once the finalization period has passed, InterwovenKit reminds the user on its next render (a reload
+    // here): a "Ready to claim" modal, over whatever the page shows, whose button opens the chain's
+    // withdrawal page. Until the executor has the output, that page says "In progress".
+    const reminder = page.getByRole('heading', { name: 'Ready to claim', exact: true });
     await until(
       'the withdrawal to be claimable',
       async () => {
-        await page.getByRole('button', { name: 'Bridge', exact: true }).click();
-        await page.getByRole('button', { name: 'Withdrawal status', exact: true }).click();
-        await page.getByRole('button', { name: names['weft-evm-1']!, exact: true }).click();
+        if (await reminder.isVisible()) {
+          await screenshot(page, SHOTS, '5-withdrawal-reminder');
+          await page.getByRole('button', { name: 'View withdrawal status', exact: true }).click();
+        } else {
+          // A click the reminder intercepts fails fast; the next round follows the reminder instead.
+          await page.getByRole('button', { name: 'Bridge', exact: true }).click({ timeout: 10_000 });
+          await page
+            .getByRole('button', { name: 'Withdrawal status', exact: true })
+            .click({ timeout: 10_000 });
+          await page
+            .getByRole('button', { name: names['weft-evm-1']!, exact: true })
+            .click({ timeout: 10_000 });
+        }
         await page
           .getByText(/In progress|Claim/)
           .first()
-          .waitFor();
+          .waitFor({ timeout: 15_000 });
         if (await claim.count()) return true;
         await page.reload();
         await page.getByTestId('address').getByText(ADDRESS).waitFor();
         return undefined;
       },
       120_000,
+      { retryErrors: true },
     );
     await screenshot(page, SHOTS, '5-withdrawal-claimable');
     const l1Before = await bankBalance(l1().rest, ADDRESS, 'uinit');
