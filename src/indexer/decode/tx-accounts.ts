@@ -6,7 +6,10 @@ import { parsedLogValue } from './evm-logs.js';
 /**
  * The accounts a tx touches, grepped from its events as rollytics' `GrepAddressesFromTx` does, but with the
  * chain's bech32 prefix instead of a hard-coded `init1`:
- * - `move` `data`: every `0x…` hex run in the JSON (the `fa_store` owner resolution is not done);
+ * - `move` `data`: every `0x…` hex run in the JSON. rollytics also looks the `store_addr` of
+ *   `0x1::fungible_asset…` events up in its `fa_store` table to add the store's owner, but passes the
+ *   `0x…` text for a `bytea` column, which PostgreSQL reads as those ASCII bytes: it never finds a row
+ *   (rollytics@3a2b99d), so no owner is added there or here (see src/api/README.md, "Tx accounts");
  * - `evm` `log`: the log address and the address-shaped topics after the first;
  * - `call` `ret`: skipped, so addresses that only appear in EVM return data never become accounts (what
  *   rollytics' evm-ret cleanup removes after the fact);
