@@ -25,6 +25,8 @@ export interface Exchange {
   path: string;
   /** The request body of a POST, as sent. */
   body?: string;
+  /** REST: the `x-cosmos-block-height` header the query was asked at. */
+  height?: number;
   /** The node's answer: HTTP status, content type and body text, unchanged. */
   status: number;
   contentType?: string;
@@ -62,11 +64,14 @@ const LOOKUPS = 'lookups.json.gz';
 const heightPath = (dir: string, height: number) => join(dir, 'heights', `${height}.json.gz`);
 
 /**
- * The key a request is found by on replay: surface, method, path and, for a POST, the body with a
- * JSON-RPC `id` left out (clients number their calls; the node's answer does not depend on it).
+ * The key a request is found by on replay: surface, method, path, the height a REST query was asked at
+ * and, for a POST, the body with a JSON-RPC `id` left out (clients number their calls; the node's answer
+ * does not depend on it). A JSON-RPC path of `/` is the endpoint itself, as ``.
  */
-export function exchangeKey(e: Pick<Exchange, 'surface' | 'method' | 'path' | 'body'>): string {
-  return `${e.surface} ${e.method} ${e.path} ${e.method === 'POST' ? canonicalBody(e.body ?? '') : ''}`;
+export function exchangeKey(e: Pick<Exchange, 'surface' | 'method' | 'path' | 'body' | 'height'>): string {
+  const path = e.surface === 'json_rpc' && e.path === '/' ? '' : e.path;
+  const body = e.method === 'POST' ? canonicalBody(e.body ?? '') : '';
+  return `${e.surface} ${e.method} ${path} @${e.height ?? ''} ${body}`;
 }
 
 function canonicalBody(body: string): string {
