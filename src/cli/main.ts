@@ -34,6 +34,17 @@ const commands: Record<string, CommandInfo & { run: (argv: string[]) => Promise<
     settings: async () => (await import('../dashboard/settings.js')).dashboardSettings,
     run: async (argv) => (await import('./dashboard.js')).runDashboard(argv),
   },
+  record: {
+    describe:
+      'record a range of heights of a chain as `weft indexer` reads them (node answers, compressed) into a folder',
+    settings: async () => (await import('../record/settings.js')).recordSettings,
+    run: async (argv) => (await import('./record.js')).runRecord(argv),
+  },
+  replay: {
+    describe: 'serve a recording (`weft replay DIR`) on the node surfaces, for `weft indexer` to run on',
+    settings: async () => (await import('../record/settings.js')).replaySettings,
+    run: async (argv) => (await import('./record.js')).runReplay(argv),
+  },
   dev: {
     describe:
       'the dev stack (`npm start`): the devnet, an indexer and its API per chain, the router and the dashboard',

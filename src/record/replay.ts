@@ -12,6 +12,8 @@ import {
   readManifest,
   type Surface,
 } from './format.js';
+import { cometError, futureJsonRpc, futureText, gatewayError } from './node-errors.js';
+import { heightOf } from './recorder.js';
 
 /**
  * `weft replay`: serves a recording on the surfaces of the chain's nodes (CometBFT RPC, Cosmos REST and,
@@ -66,12 +68,9 @@ const json = (status: number, value: unknown): Answer => ({
   body: JSON.stringify(value),
 });
 const rpcResult = (result: unknown) => json(200, { jsonrpc: '2.0', id: -1, result });
-// CometBFT's URI calls answer errors with HTTP 500 and a JSON-RPC error whose `data` says what.
-const rpcError = (data: string) =>
-  json(500, { jsonrpc: '2.0', id: -1, error: { code: -32603, message: 'Internal error', data } });
-// The gRPC gateway's error: a gRPC code and message (12: Unimplemented, for a query it cannot answer).
-const restError = (status: number, code: number, message: string) =>
-  json(status, { code, message, details: [] });
+const rpcError = cometError;
+// 12 (Unimplemented) for a query the recording cannot answer.
+const restError = gatewayError;
 
 export async function startReplay(options: ReplayOptions): Promise<Replay> {
   const manifest = readManifest(options.dir, options.manifestFile);
@@ -106,8 +105,7 @@ export async function startReplay(options: ReplayOptions): Promise<Replay> {
   const lowest = manifest.heights[0]!;
   /** The node's error for a height it does not hold, or undefined when the height is recorded. */
   const heightProblem = (height: number): string | undefined => {
-    if (height > head)
-      return `height ${height} must be less than or equal to the current blockchain height ${head}`;
+    if (height > head) return futureText(height, head);
     if (!recorded.has(height)) return `height ${height} is not available, lowest height is ${lowest}`;
     return undefined;
   };
@@ -126,7 +124,7 @@ export async function startReplay(options: ReplayOptions): Promise<Replay> {
     return rpcError(`weft replay: ${url.pathname} is not recorded for this request`);
   };
 
-  const rest = (path: string, height: number | undefined): Answer => {
+  const rest = (method: 'GET' | 'POST', path: string, body: string, height: number | undefined): Answer => {
     const url = new URL(path, 'http://replay');
     if (url.pathname === '/cosmos/base/tendermint/v1beta1/blocks/latest') {
       const block = blocks.get(head);
@@ -138,12 +136,12 @@ export async function startReplay(options: ReplayOptions): Promise<Replay> {
     }
     if (height !== undefined && height > head)
       return restError(400, 3, `cannot query with height in the future; please provide a valid height`);
-    const e = table.get(exchangeKey({ surface: 'rest', method: 'GET', path, height }));
+    const e = table.get(exchangeKey({ surface: 'rest', method, path, body, height }));
     if (e) return recordedAnswer(e);
     const atHeight = /\/txs\/block\/(\d+)$/.exec(url.pathname);
     const problem = atHeight ? heightProblem(Number(atHeight[1])) : undefined;
     if (problem) return restError(400, 3, problem);
-    missing('rest', `${path}${height === undefined ? '' : ` @${height}`}`);
+    missing('rest', `${method} ${path}${height === undefined ? '' : ` @${height}`}`);
     return restError(501, 12, `weft replay: ${url.pathname} is not recorded for this request`);
   };
 
@@ -153,12 +151,8 @@ export async function startReplay(options: ReplayOptions): Promise<Replay> {
     const body = JSON.stringify(call);
     const e = table.get(exchangeKey({ surface: 'json_rpc', method: 'POST', path: '', body }));
     if (e) return { ...(JSON.parse(e.response) as Record<string, unknown>), id };
-    const tag = Array.isArray(call?.params)
-      ? call.params.find((p: unknown) => typeof p === 'string' && /^0x[0-9a-f]+$/i.test(p) && p.length < 18)
-      : undefined;
-    // A block past the head does not exist yet: geth-style nodes answer null.
-    if (tag && Number(tag) > head && String(call.method).startsWith('eth_get'))
-      return { jsonrpc: '2.0', id, result: null };
+    const height = heightOf('json_rpc', '', body);
+    if (height !== undefined && height > head) return futureJsonRpc(call, height);
     missing('json_rpc', String(call?.method));
     return {
       jsonrpc: '2.0',
@@ -201,9 +195,15 @@ export async function startReplay(options: ReplayOptions): Promise<Replay> {
   try {
     const urls: ReplayUrls = {
       rpc: await serve(0, (req) => rpc(req.url ?? '/')),
-      rest: await serve(1, (req) => {
+      rest: await serve(1, (req, body) => {
         const h = req.headers[HEIGHT_HEADER];
-        return rest(req.url ?? '/', typeof h === 'string' && /^\d+$/.test(h) ? Number(h) : undefined);
+        const method = req.method === 'POST' ? 'POST' : 'GET';
+        return rest(
+          method,
+          req.url ?? '/',
+          body,
+          typeof h === 'string' && /^\d+$/.test(h) ? Number(h) : undefined,
+        );
       }),
       ...(manifest.vm_type === 'evm' ? { jsonRpc: await serve(2, (_req, body) => jsonRpc(body)) } : {}),
     };
