@@ -1,3 +1,5 @@
+import type { Surface } from './format.js';
+
 /**
  * The answers nodes give for a height past their head, which a recording (capped at `--to`) and a replay
  * (at its last height) both give: CometBFT's JSON-RPC error (HTTP 500), the REST gateway's gRPC error, and
@@ -55,4 +57,25 @@ export function futureAnswer(
       ? calls.map((c) => futureJsonRpc(c, height))
       : futureJsonRpc(calls as object, height),
   );
+}
+
+/** The height a request asks about, if it names one. */
+export function heightOf(surface: Surface, path: string, body: string, header?: string): number | undefined {
+  if (surface === 'rpc') {
+    const h = new URL(path, 'http://node').searchParams.get('height');
+    return h && /^\d+$/.test(h) ? Number(h) : undefined;
+  }
+  if (surface === 'rest') {
+    if (header && /^\d+$/.test(header)) return Number(header);
+    const m = /\/(?:txs\/block|blocks)\/(\d+)(?:\?|$)/.exec(path);
+    return m ? Number(m[1]) : undefined;
+  }
+  try {
+    const calls = [JSON.parse(body)].flat() as Array<{ params?: unknown[] }>;
+    for (const call of calls) {
+      const tag = (call.params ?? []).find((p) => typeof p === 'string' && /^0x[0-9a-f]{1,15}$/i.test(p));
+      if (typeof tag === 'string') return Number(tag);
+    }
+  } catch {}
+  return undefined;
 }

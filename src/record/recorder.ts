@@ -19,7 +19,7 @@ import {
   writeLookups,
   writeManifest,
 } from './format.js';
-import { futureAnswer, type NodeAnswer } from './node-errors.js';
+import { futureAnswer, heightOf, type NodeAnswer } from './node-errors.js';
 
 /**
  * `weft record`: runs weft's own indexer (on a throw-away embedded store) against the node through
@@ -44,9 +44,6 @@ export interface RecordResult {
   exchanges: number;
   resumedAt?: number;
 }
-
-const FUTURE = (h: number, head: number) =>
-  `height ${h} must be less than or equal to the current blockchain height ${head}`;
 
 export async function record(options: RecordOptions): Promise<RecordResult> {
   const { config, from, to, out, logger } = options;
@@ -173,29 +170,8 @@ async function checkAvailable(rpc: string, from: number, to: number): Promise<vo
 
 type Answer = NodeAnswer;
 
-/** The height a request asks about, if it names one. */
-export function heightOf(surface: Surface, path: string, body: string, header?: string): number | undefined {
-  if (surface === 'rpc') {
-    const h = new URL(path, 'http://node').searchParams.get('height');
-    return h && /^\d+$/.test(h) ? Number(h) : undefined;
-  }
-  if (surface === 'rest') {
-    if (header && /^\d+$/.test(header)) return Number(header);
-    const m = /\/(?:txs\/block|blocks)\/(\d+)(?:\?|$)/.exec(path);
-    return m ? Number(m[1]) : undefined;
-  }
-  try {
-    const calls = [JSON.parse(body)].flat() as Array<{ params?: unknown[] }>;
-    for (const call of calls) {
-      const tag = (call.params ?? []).find((p) => typeof p === 'string' && /^0x[0-9a-f]{1,15}$/i.test(p));
-      if (typeof tag === 'string') return Number(tag);
-    }
-  } catch {}
-  return undefined;
-}
-
 /** Answers of the head, which a recording caps at `--to` (a replay makes its own). */
-function headAnswer(surface: Surface, path: string, body: string, to: number): Answer | undefined {
+function headAnswer(surface: Surface, body: string, to: number): Answer | undefined {
   const json = (value: unknown) => ({
     status: 200,
     contentType: 'application/json',
@@ -222,7 +198,7 @@ async function forward(
   const path = req.url ?? '/';
   const header = req.headers['x-cosmos-block-height'];
   const height = heightOf(surface, path, body, typeof header === 'string' ? header : undefined);
-  const capped = headAnswer(surface, path, body, to);
+  const capped = headAnswer(surface, body, to);
   if (capped) return capped;
   if (height !== undefined && height > to) return futureAnswer(surface, body, height, to);
   const method = req.method === 'POST' ? 'POST' : 'GET';

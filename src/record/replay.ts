@@ -12,8 +12,7 @@ import {
   readManifest,
   type Surface,
 } from './format.js';
-import { cometError, futureJsonRpc, futureText, gatewayError } from './node-errors.js';
-import { heightOf } from './recorder.js';
+import { cometError, futureJsonRpc, futureText, gatewayError, heightOf } from './node-errors.js';
 
 /**
  * `weft replay`: serves a recording on the surfaces of the chain's nodes (CometBFT RPC, Cosmos REST and,
