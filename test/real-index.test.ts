@@ -1,15 +1,10 @@
-import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../src/api/test-support/api-client.js';
 import { testBackends, useTestDb } from '../src/store/test-support/backends.js';
-import { type CorpusTx, loadCorpus } from './real-support/corpus.js';
-import { type DerivedRecording, deriveRecordings } from './real-support/derive.js';
+import type { CorpusTx } from './real-support/corpus.js';
+import type { DerivedRecording } from './real-support/derive.js';
 import { evmLogs } from './real-support/evm-receipts.js';
-import { type IndexedReplay, indexReplay } from './real-support/index-replay.js';
-import { reencodeTx } from './real-support/raw-tx.js';
+import { deriveCorpus, hashOf, useIndexedReplays } from './real-support/indexed-corpus.js';
 import { type RollyticsTx, rollyticsTxRules } from './real-support/rollytics-rules.js';
 
 // Every real tx of the corpus (test/fixtures/real), indexed through `weft replay` by the real indexer on
@@ -17,20 +12,7 @@ import { type RollyticsTx, rollyticsTxRules } from './real-support/rollytics-rul
 // under (test/real-support/rollytics-rules.ts reads initia-labs/rollytics' indexer/collector/tx/address.go),
 // found by the msg types rollytics stores, and with nothing the decoders dropped.
 
-const corpus = await loadCorpus();
-const dir = mkdtempSync(join(tmpdir(), 'weft-real-'));
-const recordings = deriveRecordings(corpus, dir);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const txsOf = (chainId: string) => corpus.filter((tx) => tx.chainId === chainId);
-/** The hash the indexer knows a tx by: a synthetic tx's raw bytes do not hash to its recorded txhash. */
-const hashOf = (tx: CorpusTx) =>
-  tx.source.synthetic
-    ? createHash('sha256')
-        .update(reencodeTx(tx.response.tx as never, tx.response.txhash).raw)
-        .digest('hex')
-        .toUpperCase()
-    : tx.response.txhash;
+const { recordings, txsOf } = await deriveCorpus();
 const rulesOf = (tx: CorpusTx): RollyticsTx =>
   rollyticsTxRules(tx.response as never, { prefix: 'init', vm: tx.vm });
 
@@ -65,15 +47,7 @@ function expectedTx(tx: CorpusTx) {
 }
 
 describe.each(await testBackends())('real txs through weft replay (%s)', (backend) => {
-  const testDb = useTestDb(backend);
-  const indexed = new Map<string, IndexedReplay>();
-  beforeAll(async () => {
-    for (const recording of recordings)
-      indexed.set(recording.chainId, await indexReplay(recording, await testDb.fresh()));
-  }, 240_000);
-  afterAll(async () => {
-    for (const one of indexed.values()) await one.close();
-  });
+  const indexed = useIndexedReplays(useTestDb(backend), recordings);
 
   describe.each(recordings.map((r): [string, DerivedRecording] => [r.chainId, r]))('%s', (chainId) => {
     const txs = txsOf(chainId);
