@@ -1,4 +1,6 @@
 import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +9,14 @@ import { silentLogger } from '../src/common/logger.js';
 import type { Devnet, DevnetChain } from '../src/devnet/devnet.js';
 import { loadIndexerConfig } from '../src/indexer/config.js';
 import { createIndexer } from '../src/indexer/indexer.js';
-import { readManifest, writeManifest } from '../src/record/format.js';
+import {
+  exchangeKey,
+  readHeight,
+  readLookups,
+  readManifest,
+  recordedHeights,
+  writeManifest,
+} from '../src/record/format.js';
 import { record } from '../src/record/recorder.js';
 import { type Replay, startReplay } from '../src/record/replay.js';
 import type { Db } from '../src/store/db.js';
@@ -23,13 +32,19 @@ let devnet: Devnet;
 let chain: DevnetChain;
 const dir = mkdtempSync(join(tmpdir(), 'weft-record-'));
 const out = join(dir, 'evm');
+const partial = join(dir, 'partial');
 
-function configOf(urls: { rpc: string; rest: string; jsonRpc?: string }, env: Record<string, string> = {}) {
+function configOf(
+  urls: { rpc: string; rest: string; jsonRpc?: string },
+  env: Record<string, string> = {},
+  of: DevnetChain = chain,
+) {
   return loadIndexerConfig({
     argv: [],
     env: {
-      CHAIN_ID: chain.chain.info.chainId,
-      VM_TYPE: chain.vm,
+      CHAIN_ID: of.chain.info.chainId,
+      VM_TYPE: of.vm,
+      BECH32_PREFIX: of.chain.info.bech32Prefix,
       RPC_URL: urls.rpc,
       REST_URL: urls.rest,
       JSON_RPC_URL: urls.jsonRpc ?? '',
@@ -39,19 +54,26 @@ function configOf(urls: { rpc: string; rest: string; jsonRpc?: string }, env: Re
   });
 }
 
-/** Indexes the replay to its head (blocks, internal txs, rich list) into `db`. */
-async function indexReplay(replay: Replay, db: Db): Promise<void> {
-  const indexer = createIndexer(configOf(replay.urls), { logger: silentLogger(), db });
+/** The questions a recording answers (the keys a replay finds them by). */
+function questionsOf(recording: string): Set<string> {
+  const all = [
+    ...readLookups(recording),
+    ...recordedHeights(recording).flatMap((h) => readHeight(recording, h).exchanges),
+  ];
+  return new Set(all.map(exchangeKey));
+}
+
+/** Indexes the replay to its head `to` (blocks and, where on, internal txs and the rich list) into `db`. */
+async function indexReplay(replay: Replay, db: Db, of: DevnetChain = chain, to = BLOCKS): Promise<void> {
+  const indexer = createIndexer(configOf(replay.urls, {}, of), { logger: silentLogger(), db });
   const stop = new AbortController();
   const running = indexer.run(stop.signal);
   const deadline = Date.now() + 90_000;
   try {
     for (;;) {
       const s = indexer.status();
-      if (s.written >= BLOCKS && (s.internalTxHeight ?? 0) >= BLOCKS && (s.richListHeight ?? 0) >= BLOCKS)
-        return;
-      if (Date.now() > deadline)
-        throw new Error(`the replay was not indexed to ${BLOCKS}: ${JSON.stringify(s)}`);
+      if (s.written >= to && (s.internalTxHeight ?? to) >= to && (s.richListHeight ?? to) >= to) return;
+      if (Date.now() > deadline) throw new Error(`the replay was not indexed to ${to}: ${JSON.stringify(s)}`);
       await new Promise((r) => setTimeout(r, 50));
     }
   } finally {
@@ -66,11 +88,9 @@ beforeAll(async () => {
   const config = configOf(urls);
   await record({ config, from: 1, to: BLOCKS, out, logger: silentLogger() });
   // Interrupted after 5 heights, then resumed: it goes on after its last whole height.
-  const partial = join(dir, 'partial');
   expect((await record({ config, from: 1, to: 5, out: partial, logger: silentLogger() })).heights).toBe(5);
-  const resumed = await record({ config, from: 1, to: 8, out: partial, logger: silentLogger() });
-  expect(resumed).toMatchObject({ heights: 8, resumedAt: 6 });
-  expect(readManifest(partial)!.heights).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  const resumed = await record({ config, from: 1, to: BLOCKS, out: partial, logger: silentLogger() });
+  expect(resumed).toMatchObject({ heights: BLOCKS, resumedAt: 6 });
 }, 180_000);
 afterAll(async () => {
   await devnet?.close();
@@ -95,6 +115,63 @@ describe('a recording', () => {
     );
   });
 
+  it('resumed holds what an uninterrupted one does', () => {
+    expect(readManifest(partial)!.heights).toEqual(readManifest(out)!.heights);
+    const whole = questionsOf(out);
+    const resumed = questionsOf(partial);
+    expect(
+      [...resumed].filter((k) => !whole.has(k)),
+      'asked only by the resumed run',
+    ).toEqual([]);
+    expect(
+      [...whole].filter((k) => !resumed.has(k)),
+      'asked only by the uninterrupted run',
+    ).toEqual([]);
+  });
+
+  it('goes on to the next URL of a surface when one is down or does not answer in time', async () => {
+    const silent = createServer(() => {});
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const refused = createServer();
+    await new Promise<void>((r) => refused.listen(0, '127.0.0.1', r));
+    const down = `http://127.0.0.1:${(refused.address() as AddressInfo).port}`;
+    await new Promise<void>((r) => refused.close(() => r()));
+    try {
+      const hanging = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const config = configOf(
+        {
+          rpc: `${down},${chain.urls.rpc}`,
+          rest: `${hanging},${chain.urls.rest}`,
+          jsonRpc: `${down},${chain.urls.jsonRpc}`,
+        },
+        { QUERY_TIMEOUT: '500ms' },
+      );
+      const result = await record({ config, from: 1, to: 3, out: join(dir, 'urls'), logger: silentLogger() });
+      expect(result.heights).toBe(3);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((r) => silent.close(() => r()));
+    }
+  }, 60_000);
+
+  it('of a height the node prunes while recording stops with an error naming it', async () => {
+    // A replay of the recording without height 7 is a node that answers "not available" for it.
+    const gap = join(dir, 'gap');
+    cpSync(out, gap, { recursive: true });
+    const manifest = readManifest(gap)!;
+    rmSync(join(gap, 'heights', '7.json.gz'));
+    writeManifest(gap, { ...manifest, heights: manifest.heights.filter((h) => h !== 7) });
+    const replay = await startReplay({ dir: gap, host: '127.0.0.1', portBase: 0, logger: silentLogger() });
+    try {
+      const config = configOf(replay.urls);
+      await expect(
+        record({ config, from: 1, to: BLOCKS, out: join(dir, 'gap-out'), logger: silentLogger() }),
+      ).rejects.toThrow(/height 7 is pruned/);
+    } finally {
+      await replay.close();
+    }
+  }, 60_000);
+
   it('of a height the node no longer holds is an error naming the height', async () => {
     // A replay of the recording's heights 6… is a node whose earliest height is 6.
     const late = join(dir, 'late');
@@ -116,19 +193,32 @@ describe('a recording', () => {
 
 describe.each(await testBackends())('replayed and indexed (%s)', (backend) => {
   const testDb = useTestDb(backend);
+  let direct: Awaited<ReturnType<typeof digest>> | undefined;
 
-  it('gives the store indexing the devnet gives', async () => {
-    const direct = await testDb.fresh();
-    await indexChain(chain, direct);
-    const replay = await startReplay({ dir: out, host: '127.0.0.1', portBase: 0, logger: silentLogger() });
-    try {
-      const replayed = await testDb.fresh();
-      await indexReplay(replay, replayed);
-      expect(await digest(replayed)).toEqual(await digest(direct));
-    } finally {
-      await replay.close();
-    }
-  }, 180_000);
+  // Every request the replayed indexer makes is recorded, whatever its batching and timing.
+  it.each([
+    ['uninterrupted', () => out],
+    ['resumed', () => partial],
+  ])(
+    'of a recording %s gives the store indexing the devnet gives, every request recorded',
+    async (_, of) => {
+      if (!direct) {
+        const db = await testDb.fresh();
+        await indexChain(chain, db);
+        direct = await digest(db);
+      }
+      const replay = await startReplay({ dir: of(), host: '127.0.0.1', portBase: 0, logger: silentLogger() });
+      try {
+        const replayed = await testDb.fresh();
+        await indexReplay(replay, replayed);
+        expect(await digest(replayed)).toEqual(direct);
+        expect(replay.unrecorded()).toBe(0);
+      } finally {
+        await replay.close();
+      }
+    },
+    180_000,
+  );
 
   it('answers a request it has no recording for with the node’s error, and counts it', async () => {
     const replay = await startReplay({ dir: out, host: '127.0.0.1', portBase: 0, logger: silentLogger() });
@@ -147,4 +237,43 @@ describe.each(await testBackends())('replayed and indexed (%s)', (backend) => {
       await replay.close();
     }
   });
+});
+
+// Move and Wasm: their blocks, txs and metadata look-ups (Move resources, Wasm contract queries).
+describe.each(['move', 'wasm'] as const)('a %s chain recorded, replayed and indexed', (vm) => {
+  const testDb = useTestDb('pglite');
+  const blocks = 8;
+  let produced: { devnet: Devnet; chain: DevnetChain } | undefined;
+  afterAll(async () => {
+    await produced?.devnet.close();
+  });
+
+  it('gives the store indexing the devnet gives, every request recorded', async () => {
+    produced = await producedDevnet(vm, blocks, `record-replay-${vm}`);
+    const of = produced.chain;
+    const recording = join(dir, vm);
+    await record({
+      config: configOf(of.urls, {}, of),
+      from: 1,
+      to: blocks,
+      out: recording,
+      logger: silentLogger(),
+    });
+    const direct = await testDb.fresh();
+    await indexChain(of, direct);
+    const replay = await startReplay({
+      dir: recording,
+      host: '127.0.0.1',
+      portBase: 0,
+      logger: silentLogger(),
+    });
+    try {
+      const replayed = await testDb.fresh();
+      await indexReplay(replay, replayed, of, blocks);
+      expect(await digest(replayed)).toEqual(await digest(direct));
+      expect(replay.unrecorded()).toBe(0);
+    } finally {
+      await replay.close();
+    }
+  }, 120_000);
 });

@@ -6,6 +6,7 @@ import { defaultText, type SettingsSpec } from '../common/config.js';
 import { devSettings } from '../dev/settings.js';
 import { devnetSettings } from '../devnet/settings.js';
 import { indexerSettings } from '../indexer/config.js';
+import { recordSettings, replaySettings } from '../record/settings.js';
 import { routerSettings } from '../router/config.js';
 
 const run = promisify(execFile);
@@ -23,6 +24,8 @@ const commands: Record<string, SettingsSpec> = {
   api: apiSettings,
   router: routerSettings,
   dev: devSettings,
+  record: recordSettings,
+  replay: replaySettings,
 };
 
 const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -6,6 +6,7 @@ import { dashboardSettings } from '../dashboard/settings.js';
 import { devSettings } from '../dev/settings.js';
 import { devnetSettings } from '../devnet/settings.js';
 import { indexerSettings } from '../indexer/config.js';
+import { recordSettings, replaySettings } from '../record/settings.js';
 import { routerSettings } from '../router/config.js';
 
 /** Every command's settings; README.md lists each under the heading ``### `weft <command>` ``. */
@@ -16,6 +17,8 @@ const COMMANDS: Record<string, SettingsSpec> = {
   api: apiSettings,
   router: routerSettings,
   dashboard: dashboardSettings,
+  record: recordSettings,
+  replay: replaySettings,
 };
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');

@@ -19,6 +19,7 @@ export async function runRecord(argv: string[]): Promise<void> {
       RPC_URL: s.rpcUrls.join(','),
       REST_URL: s.restUrls.join(','),
       JSON_RPC_URL: s.jsonRpcUrls.join(','),
+      QUERY_TIMEOUT: `${s.queryTimeout}ms`,
       ...(s.internalTx === null ? {} : { INTERNAL_TX: String(s.internalTx) }),
       ...(s.richList === null ? {} : { RICH_LIST: String(s.richList) }),
     },

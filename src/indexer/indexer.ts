@@ -33,6 +33,11 @@ export interface IndexerDeps {
   extensionBackoff?: BackoffOptions;
   /** How the store is written (default `createBlockWriter`); `weft dev` writes in the store's thread. */
   createWriter?: (db: Db, options: BlockWriterOptions) => BlockWriter;
+  /**
+   * Keep answers of metadata questions naming no height across heights (default true). `weft record`
+   * turns it off: every height then asks its own, so a replay finds them whichever height asks first.
+   */
+  metaCache?: boolean;
 }
 
 export interface IndexerStatus extends PipelineStatus {
@@ -136,7 +141,7 @@ export function createIndexer(config: IndexerConfig, deps: IndexerDeps): Indexer
 
       const prepare = createPrepare({
         clients,
-        meta: createMetaAnswerer(clients.rest),
+        meta: createMetaAnswerer(clients.rest, deps.metaCache === false ? { cacheSize: 0 } : {}),
         decode: { vm: config.vm, bech32Prefix: config.bech32Prefix, chainId: config.chainId, drops },
         richList: extensions.needsBalanceDeltas,
         internalTxs: extensions.needsInternalTxs,

@@ -7,7 +7,8 @@ import type { MetaAnswer, MetaRequest } from './bundle.js';
  * Answers the decoder's metadata questions through REST at the block's height. The node's own refusals (a
  * revert, an unknown query) are answers too; node trouble is thrown so the height is fetched again.
  * Answers whose key names no height (a collection's name, a contract's creator) do not change once they
- * exist, so they are kept across heights in a small LRU, bounded in entries and in bytes.
+ * exist, so they are kept across heights in a small LRU, bounded in entries and in bytes (`cacheSize: 0`
+ * keeps none: every height asks its own, as `weft record` needs).
  */
 
 /** Runs one node call, retrying node trouble (the pipeline's `PrepareContext.call`). */
@@ -30,8 +31,9 @@ export function createMetaAnswerer(
     maxBytes: options.cacheBytes ?? 16 * 1024 * 1024,
   });
 
+  const keeps = options.cacheSize !== 0;
   const remember = (key: string, answer: MetaAnswer) => {
-    if (!heightBound(key)) cache.set(key, answer);
+    if (keeps && !heightBound(key)) cache.set(key, answer);
   };
 
   const ask = async (request: MetaRequest, height: number, signal: AbortSignal): Promise<MetaAnswer> => {

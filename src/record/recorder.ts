@@ -1,16 +1,18 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { commitHash, packageVersion } from '../common/build.js';
+import { errorMessage } from '../common/errors.js';
 import type { Logger } from '../common/logger.js';
 import type { IndexerConfig } from '../indexer/config.js';
-import { createIndexer } from '../indexer/indexer.js';
+import { createIndexer, type IndexerStatus } from '../indexer/indexer.js';
 import { openDb } from '../store/db.js';
+import { createBlockWriter } from '../store/writer.js';
+import { createRichListCoverage } from './coverage.js';
 import { RecordingError } from './errors.js';
 import {
   type Exchange,
   exchangeKey,
   RECORDING_FORMAT,
   type RecordingManifest,
+  readHeight,
   readLookups,
   readManifest,
   recordedHeights,
@@ -19,7 +21,7 @@ import {
   writeLookups,
   writeManifest,
 } from './format.js';
-import { futureAnswer, heightOf, type NodeAnswer } from './node-errors.js';
+import { type RecordingProxy, startProxy } from './proxy.js';
 
 /**
  * `weft record`: runs weft's own indexer (on a throw-away embedded store) against the node through
@@ -27,7 +29,8 @@ import { futureAnswer, heightOf, type NodeAnswer } from './node-errors.js';
  * exchange is filed under the height it asks about (a `height` query, the REST height header or path, a
  * JSON-RPC block number) or, naming none, under the look-ups. A height's file is written once every stage
  * of the indexer has passed it, so an interrupted recording resumes after its last whole height. The proxies
- * say the head is `--to`: a question past it gets the node's "future height" error without asking.
+ * say the head is `--to`: a question past it gets the node's "future height" error without asking. A node
+ * saying a height is pruned stops the recording with an error naming it (the indexer would wait for it).
  */
 
 export interface RecordOptions {
@@ -71,61 +74,88 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
     updated_at: now,
   };
   if (start > to) return { heights: manifest.heights.length, exchanges: 0 };
-  await checkAvailable(config.rpcUrls[0]!, start, to);
+  await checkAvailable(config.rpcUrls, start, to, config.queryTimeoutMs);
 
-  const pending = new Map<number, Exchange[]>();
-  const lookups = new Map<string, Exchange>(readLookups(out).map((e) => [exchangeKey(e), e]));
+  // A resumed recording runs the indexer from --from again, as an uninterrupted one did (the rich list's
+  // snapshot is taken there): what is recorded already is answered from the recording, the rest is asked.
+  const recorded = new Map<string, Exchange>();
+  const lookups = new Map<string, Exchange>();
+  for (const e of readLookups(out)) {
+    recorded.set(exchangeKey(e), e);
+    lookups.set(exchangeKey(e), e);
+  }
+  for (const h of done) for (const e of readHeight(out, h).exchanges) recorded.set(exchangeKey(e), e);
+  const pending = new Map<number, Map<string, Exchange>>();
   let exchanges = 0;
-  let written = start - 1;
+  let written = from - 1;
   const keep = (height: number | undefined, e: Exchange) => {
     exchanges += 1;
     // Questions about heights already written (a contract's code the block before) are look-ups too.
     if (height === undefined || height <= written || height > to) lookups.set(exchangeKey(e), e);
-    else pending.set(height, [...(pending.get(height) ?? []), e]);
+    else pending.set(height, (pending.get(height) ?? new Map()).set(exchangeKey(e), e));
   };
-  const proxies: Server[] = [];
-  const proxy = async (surface: Surface, target: string) => {
-    const server = createServer((req, res) => {
-      forward(surface, target, req, to, keep).then(
-        (a) => res.writeHead(a.status, { 'content-type': a.contentType }).end(a.body),
-        (err: unknown) => res.writeHead(502, { 'content-type': 'text/plain' }).end(String(err)),
-      );
+  let failed: unknown;
+  const onPruned = (height: number | undefined, text: string) => {
+    const named = height ?? Number(/height #?(\d+)/.exec(text)?.[1] ?? Number.NaN);
+    failed ??= new RecordingError(
+      `height ${Number.isNaN(named) ? '?' : named} is pruned on the node while recording: ${text}`,
+      { hint: 'record from a height the node still holds, or ask an archive node' },
+    );
+  };
+  const coverage = createRichListCoverage();
+  const proxies: RecordingProxy[] = [];
+  const proxy = async (surface: Surface, targets: string[]) => {
+    const p = await startProxy({
+      surface,
+      targets,
+      to,
+      timeoutMs: config.queryTimeoutMs,
+      recorded,
+      keep,
+      onPruned,
+      ...(surface === 'json_rpc' ? { onCall: coverage.seen } : {}),
     });
-    proxies.push(server);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    proxies.push(p);
+    return p.url;
   };
   const db = await openDb({ dataDir: 'memory://' });
+  const stop = new AbortController();
+  let running: Promise<void> | undefined;
   try {
     const indexerConfig: IndexerConfig = {
       ...config,
-      rpcUrls: [await proxy('rpc', config.rpcUrls[0]!)],
-      restUrls: [await proxy('rest', config.restUrls[0]!)],
-      jsonRpcUrls: config.vm === 'evm' ? [await proxy('json_rpc', config.jsonRpcUrls[0]!)] : [],
-      startHeight: start,
+      rpcUrls: [await proxy('rpc', config.rpcUrls)],
+      restUrls: [await proxy('rest', config.restUrls)],
+      jsonRpcUrls: config.vm === 'evm' ? [await proxy('json_rpc', config.jsonRpcUrls)] : [],
+      startHeight: from,
       dataDir: 'memory://',
       metrics: { ...config.metrics, enabled: false },
     };
-    const indexer = createIndexer(indexerConfig, { logger, db });
-    const stop = new AbortController();
+    const indexer = createIndexer(indexerConfig, { logger, db, metaCache: false });
     options.signal?.addEventListener('abort', () => stop.abort());
-    const running = indexer.run(stop.signal);
-    let failed: unknown;
-    running.catch((err: unknown) => {
-      failed = err;
+    running = indexer.run(stop.signal).catch((err: unknown) => {
+      failed ??= err;
     });
-    const flush = () => {
+    /** Writes the heights every stage has passed, up to `last`. */
+    const flush = (last: number) => {
       const s = indexer.status();
       const passed = Math.min(
         s.written,
         indexerConfig.internalTx ? (s.internalTxHeight ?? 0) : Infinity,
         indexerConfig.richList ? (s.richListHeight ?? 0) : Infinity,
-        to,
+        last,
       );
       for (let h = written + 1; h <= passed; h++) {
-        writeHeight(out, { height: h, exchanges: pending.get(h) ?? [] });
+        const fresh = [...(pending.get(h)?.values() ?? [])];
         pending.delete(h);
-        manifest.heights.push(h);
+        if (done.has(h)) {
+          // Recorded before; a question the earlier run did not ask is added to it.
+          if (fresh.length > 0)
+            writeHeight(out, { height: h, exchanges: [...readHeight(out, h).exchanges, ...fresh] });
+        } else {
+          writeHeight(out, { height: h, exchanges: fresh });
+          manifest.heights.push(h);
+        }
       }
       if (passed > written) {
         written = passed;
@@ -133,25 +163,67 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
         writeManifest(out, { ...manifest, updated_at: new Date().toISOString() });
         logger.info({ height: written, to }, 'recorded');
       }
+      return passed;
     };
-    while (written < to && !stop.signal.aborted) {
+    const pause = () => new Promise((r) => setTimeout(r, 100));
+    // The last height is written after the rich list's coverage, so a recording that has it is whole.
+    while (!stop.signal.aborted && flush(to - 1) < to - 1) {
       if (failed) throw failed;
-      await new Promise((r) => setTimeout(r, 100));
-      flush();
+      await pause();
     }
-    stop.abort();
-    await running.catch(() => undefined);
-    if (failed && written < to) throw failed;
+    while (!stop.signal.aborted && !passedAll(indexer.status(), indexerConfig, to)) {
+      if (failed) throw failed;
+      await pause();
+    }
+    if (indexerConfig.richList && !stop.signal.aborted) {
+      const accounts = await createBlockWriter(db, config).accountsAll();
+      const asked = await coverage.cover({
+        jsonRpc: indexerConfig.jsonRpcUrls[0]!,
+        from,
+        to,
+        accounts,
+        timeoutMs: config.queryTimeoutMs,
+      });
+      logger.debug({ asked }, 'rich-list repairs covered');
+    }
+    if (failed) throw failed;
+    if (!stop.signal.aborted) flush(to);
     return { heights: manifest.heights.length, exchanges, ...(start > from ? { resumedAt: start } : {}) };
   } finally {
+    stop.abort();
+    await running;
     await db.close();
-    await Promise.all(proxies.map((p) => new Promise<void>((r) => p.close(() => r()))));
+    await Promise.all(proxies.map((p) => p.close()));
   }
 }
 
+function passedAll(s: IndexerStatus, config: IndexerConfig, height: number): boolean {
+  return (
+    s.written >= height &&
+    (!config.internalTx || (s.internalTxHeight ?? 0) >= height) &&
+    (!config.richList || (s.richListHeight ?? 0) >= height)
+  );
+}
+
 /** A start height the node has pruned is an error naming it (CometBFT's `earliest_block_height`). */
-async function checkAvailable(rpc: string, from: number, to: number): Promise<void> {
-  const status = (await (await fetch(`${rpc.replace(/\/+$/, '')}/status`)).json()) as Record<string, any>;
+async function checkAvailable(rpcs: string[], from: number, to: number, timeoutMs: number): Promise<void> {
+  let status: Record<string, any> | undefined;
+  let rpc = rpcs[0]!;
+  let failure: unknown;
+  for (const url of rpcs) {
+    try {
+      const answer = await fetch(`${url.replace(/\/+$/, '')}/status`, {
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      status = (await answer.json()) as Record<string, any>;
+      rpc = url;
+      break;
+    } catch (err) {
+      failure = err;
+    }
+  }
+  if (!status)
+    throw new RecordingError(`no RPC URL answered /status: ${errorMessage(failure)}`, { cause: failure });
   const sync = status.result?.sync_info ?? {};
   const earliest = Number(sync.earliest_block_height ?? 1);
   const latest = Number(sync.latest_block_height ?? 0);
@@ -166,89 +238,4 @@ async function checkAvailable(rpc: string, from: number, to: number): Promise<vo
     throw new RecordingError(`height ${to} is past the node's head ${latest}`, {
       hint: `record to --to ${latest} at most`,
     });
-}
-
-type Answer = NodeAnswer;
-
-/** Answers of the head, which a recording caps at `--to` (a replay makes its own). */
-function headAnswer(surface: Surface, body: string, to: number): Answer | undefined {
-  const json = (value: unknown) => ({
-    status: 200,
-    contentType: 'application/json',
-    body: JSON.stringify(value),
-  });
-  if (surface === 'json_rpc') {
-    const call = JSON.parse(body || '{}') as { id?: unknown; method?: string };
-    if (call.method === 'eth_blockNumber')
-      return json({ jsonrpc: '2.0', id: call.id ?? null, result: `0x${to.toString(16)}` });
-  }
-  return undefined;
-}
-
-async function forward(
-  surface: Surface,
-  target: string,
-  req: IncomingMessage,
-  to: number,
-  keep: (height: number | undefined, e: Exchange) => void,
-): Promise<Answer> {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  const body = Buffer.concat(chunks).toString('utf8');
-  const path = req.url ?? '/';
-  const header = req.headers['x-cosmos-block-height'];
-  const height = heightOf(surface, path, body, typeof header === 'string' ? header : undefined);
-  const capped = headAnswer(surface, body, to);
-  if (capped) return capped;
-  if (height !== undefined && height > to) return futureAnswer(surface, body, height, to);
-  const method = req.method === 'POST' ? 'POST' : 'GET';
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (typeof header === 'string') headers['x-cosmos-block-height'] = header;
-  const url = surface === 'json_rpc' && path === '/' ? target : `${target.replace(/\/+$/, '')}${path}`;
-  const answer = await fetch(url, { method, headers, ...(method === 'POST' ? { body } : {}) });
-  const text = await answer.text();
-  const contentType = answer.headers.get('content-type') ?? 'application/json';
-  const isHead = surface === 'rpc' ? path.startsWith('/status') : path.includes('/blocks/latest');
-  const batch = surface === 'json_rpc' ? splitBatch(body, text) : undefined;
-  if (batch) {
-    // Each call of a batch on its own: a client may batch the same calls in another order next time.
-    for (const [call, reply] of batch)
-      keep(heightOf(surface, '', call), {
-        surface,
-        method,
-        path: '',
-        body: call,
-        status: answer.status,
-        contentType,
-        response: reply,
-      });
-  } else if (!isHead) {
-    keep(height, {
-      surface,
-      method,
-      path: surface === 'json_rpc' && path === '/' ? '' : path,
-      ...(method === 'POST' ? { body } : {}),
-      ...(surface === 'rest' && height !== undefined && typeof header === 'string' ? { height } : {}),
-      status: answer.status,
-      contentType,
-      response: text,
-    });
-  }
-  return { status: answer.status, contentType, body: text };
-}
-
-/** The calls of a JSON-RPC batch with their answers (matched by id), or undefined for a single call. */
-function splitBatch(body: string, answer: string): Array<[string, string]> | undefined {
-  try {
-    const calls = JSON.parse(body) as unknown;
-    const replies = JSON.parse(answer) as unknown;
-    if (!Array.isArray(calls) || !Array.isArray(replies)) return undefined;
-    const byId = new Map(replies.map((r: { id?: unknown }) => [JSON.stringify(r?.id ?? null), r]));
-    return calls.flatMap((call: { id?: unknown }) => {
-      const reply = byId.get(JSON.stringify(call?.id ?? null));
-      return reply ? [[JSON.stringify(call), JSON.stringify(reply)] as [string, string]] : [];
-    });
-  } catch {
-    return undefined;
-  }
 }

@@ -152,7 +152,7 @@ export async function startReplay(options: ReplayOptions): Promise<Replay> {
     if (e) return { ...(JSON.parse(e.response) as Record<string, unknown>), id };
     const height = heightOf('json_rpc', '', body);
     if (height !== undefined && height > head) return futureJsonRpc(call, height);
-    missing('json_rpc', String(call?.method));
+    missing('json_rpc', body);
     return {
       jsonrpc: '2.0',
       id,

@@ -4,7 +4,7 @@ import { indexerSettings } from '../indexer/config.js';
 
 /** Settings of `weft record` (the node flags are `weft indexer`'s) and `weft replay`. */
 
-const { chainId, vm, bech32Prefix, rpcUrls, restUrls, jsonRpcUrls } = indexerSettings;
+const { chainId, vm, bech32Prefix, rpcUrls, restUrls, jsonRpcUrls, queryTimeout } = indexerSettings;
 
 export const recordSettings = {
   chainId,
@@ -13,6 +13,7 @@ export const recordSettings = {
   rpcUrls,
   restUrls,
   jsonRpcUrls,
+  queryTimeout,
   from: {
     flag: 'from',
     env: 'RECORD_FROM',
