@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BlockBundle, MetaAnswer } from '../src/indexer/bundle.js';
 import { decodeBlock, metaRequests } from '../src/indexer/decode/index.js';
@@ -39,13 +39,14 @@ describe('provenance', () => {
       const sources = readSources(chain);
       expect(sources.chain_id).toBe(chain);
       expect(sources.chain_id_evidence.length).toBeGreaterThan(20);
-      const listed = new Set(sources.files.map((f) => f.file));
+      // A source file holding txs of two chains is vendored once, in the first chain's folder.
+      const listed = new Set(sources.files.map((f) => f.file).filter((f) => !f.startsWith('../')));
       const present = new Set(readdirSync(join(REAL_DIR, chain)).filter((name) => name !== 'sources.json'));
       expect([...present].sort()).toEqual([...listed].sort());
       for (const file of sources.files) {
         expect(file.repository).toMatch(/^[\w.-]+\/[\w.-]+$/);
         expect(file.commit).toMatch(/^[0-9a-f]{40}$/);
-        expect(file.path.endsWith(file.file)).toBe(true);
+        expect(file.path.endsWith(basename(file.file))).toBe(true);
         const bytes = readFileSync(join(REAL_DIR, chain, file.file));
         expect(createHash('sha256').update(bytes).digest('hex'), file.file).toBe(file.sha256);
         expect(file.txs.length, file.file).toBeGreaterThan(0);
