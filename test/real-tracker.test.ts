@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../src/common/logger.js';
+import { l2Denom } from '../src/devnet/opinit/hashes.js';
 import { type Replay, startReplay } from '../src/record/replay.js';
 import { ibcDenomOf, l2DenomOf, parseIbcPath } from '../src/router/graph/denoms.js';
 import type { TrackEvent } from '../src/router/tracking/chain-events.js';
@@ -356,5 +357,10 @@ describe('the tracker on real interchain evidence', () => {
       { kind: 'opinit', direction: 'deposit', fromChainId: 'interwoven-1', bridgeId: '30', sequence: '2009' },
     ]);
     expect(hopsOfSourceTx(deposit.tx, deposit.events, directory)[0]!.toChainId).toBeUndefined();
+  });
+
+  it("gives the devnet's OPinit L2 denoms the real chains' values too (the router's are checked above)", () => {
+    for (const bridge of ['11', '16', '30', '31'])
+      expect(l2Denom(BigInt(bridge), 'uinit')).toBe(l2DenomOf(bridge, 'uinit'));
   });
 });
