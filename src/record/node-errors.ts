@@ -12,7 +12,8 @@ export interface NodeAnswer {
   body: string;
 }
 
-const json = (status: number, value: unknown): NodeAnswer => ({
+/** A JSON answer of `status`. */
+export const jsonAnswer = (status: number, value: unknown): NodeAnswer => ({
   status,
   contentType: 'application/json',
   body: JSON.stringify(value),
@@ -23,11 +24,11 @@ export const futureText = (height: number, head: number) =>
 
 /** CometBFT's URI calls answer errors with HTTP 500 and a JSON-RPC error whose `data` says what. */
 export const cometError = (data: string) =>
-  json(500, { jsonrpc: '2.0', id: -1, error: { code: -32603, message: 'Internal error', data } });
+  jsonAnswer(500, { jsonrpc: '2.0', id: -1, error: { code: -32603, message: 'Internal error', data } });
 
 /** The gRPC gateway's error: a gRPC code and message. */
 export const gatewayError = (status: number, code: number, message: string) =>
-  json(status, { code, message, details: [] });
+  jsonAnswer(status, { code, message, details: [] });
 
 const NULL_WHEN_ABSENT = new Set(['eth_getBlockReceipts', 'eth_getBlockByNumber', 'eth_getBlockByHash']);
 
@@ -51,7 +52,7 @@ export function futureAnswer(
   if (surface === 'rpc') return cometError(futureText(height, head));
   if (surface === 'rest') return gatewayError(400, 3, futureText(height, head));
   const calls = JSON.parse(body || '{}') as unknown;
-  return json(
+  return jsonAnswer(
     200,
     Array.isArray(calls)
       ? calls.map((c) => futureJsonRpc(c, height))

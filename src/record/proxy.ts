@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { heightSignal, PrunedHeightError } from '../chain/endpoints.js';
 import { errorMessage } from '../common/errors.js';
 import { type Exchange, exchangeKey, type Surface } from './format.js';
-import { futureAnswer, heightOf, type NodeAnswer } from './node-errors.js';
+import { futureAnswer, heightOf, jsonAnswer, type NodeAnswer } from './node-errors.js';
 
 /**
  * One node surface behind a loopback proxy that keeps what it forwards (`weft record`). A request the
@@ -34,11 +34,7 @@ export interface RecordingProxy {
 
 type JsonCall = { id?: unknown; method?: string; params?: unknown[] };
 
-const json = (value: unknown): NodeAnswer => ({
-  status: 200,
-  contentType: 'application/json',
-  body: JSON.stringify(value),
-});
+const json = (value: unknown): NodeAnswer => jsonAnswer(200, value);
 
 export async function startProxy(options: ProxyOptions): Promise<RecordingProxy> {
   const targets = { urls: options.targets, next: 0 };

@@ -12,7 +12,15 @@ import {
   readManifest,
   type Surface,
 } from './format.js';
-import { cometError, futureJsonRpc, futureText, gatewayError, heightOf } from './node-errors.js';
+import {
+  cometError,
+  futureJsonRpc,
+  futureText,
+  gatewayError,
+  heightOf,
+  jsonAnswer,
+  type NodeAnswer,
+} from './node-errors.js';
 
 /**
  * `weft replay`: serves a recording on the surfaces of the chain's nodes (CometBFT RPC, Cosmos REST and,
@@ -55,21 +63,9 @@ export interface Replay {
 const JSON_TYPE = 'application/json';
 const HEIGHT_HEADER = 'x-cosmos-block-height';
 
-interface Answer {
-  status: number;
-  contentType: string;
-  body: string;
-}
+type Answer = NodeAnswer;
 
-const json = (status: number, value: unknown): Answer => ({
-  status,
-  contentType: JSON_TYPE,
-  body: JSON.stringify(value),
-});
-const rpcResult = (result: unknown) => json(200, { jsonrpc: '2.0', id: -1, result });
-const rpcError = cometError;
-// 12 (Unimplemented) for a query the recording cannot answer.
-const restError = gatewayError;
+const rpcResult = (result: unknown) => jsonAnswer(200, { jsonrpc: '2.0', id: -1, result });
 
 export async function startReplay(options: ReplayOptions): Promise<Replay> {
   const manifest = readManifest(options.dir, options.manifestFile);
@@ -115,33 +111,35 @@ export async function startReplay(options: ReplayOptions): Promise<Replay> {
     const height = url.searchParams.get('height');
     if (height !== null && /^\d+$/.test(height)) {
       const problem = heightProblem(Number(height));
-      if (problem) return rpcError(problem);
+      if (problem) return cometError(problem);
     }
     const e = table.get(exchangeKey({ surface: 'rpc', method: 'GET', path }));
     if (e) return recordedAnswer(e);
     missing('rpc', path);
-    return rpcError(`weft replay: ${url.pathname} is not recorded for this request`);
+    return cometError(`weft replay: ${url.pathname} is not recorded for this request`);
   };
 
   const rest = (method: 'GET' | 'POST', path: string, body: string, height: number | undefined): Answer => {
     const url = new URL(path, 'http://replay');
     if (url.pathname === '/cosmos/base/tendermint/v1beta1/blocks/latest') {
       const block = blocks.get(head);
-      if (block) return json(200, { block_id: block.block_id, block: block.block, sdk_block: block.block });
+      if (block)
+        return jsonAnswer(200, { block_id: block.block_id, block: block.block, sdk_block: block.block });
     }
     if (url.pathname === '/cosmos/base/tendermint/v1beta1/node_info') {
       const e = table.get(exchangeKey({ surface: 'rest', method: 'GET', path }));
-      return e ? recordedAnswer(e) : json(200, nodeInfoOf(manifest));
+      return e ? recordedAnswer(e) : jsonAnswer(200, nodeInfoOf(manifest));
     }
     if (height !== undefined && height > head)
-      return restError(400, 3, `cannot query with height in the future; please provide a valid height`);
+      return gatewayError(400, 3, `cannot query with height in the future; please provide a valid height`);
     const e = table.get(exchangeKey({ surface: 'rest', method, path, body, height }));
     if (e) return recordedAnswer(e);
     const atHeight = /\/txs\/block\/(\d+)$/.exec(url.pathname);
     const problem = atHeight ? heightProblem(Number(atHeight[1])) : undefined;
-    if (problem) return restError(400, 3, problem);
+    if (problem) return gatewayError(400, 3, problem);
     missing('rest', `${method} ${path}${height === undefined ? '' : ` @${height}`}`);
-    return restError(501, 12, `weft replay: ${url.pathname} is not recorded for this request`);
+    // 12 (Unimplemented): a query the recording cannot answer.
+    return gatewayError(501, 12, `weft replay: ${url.pathname} is not recorded for this request`);
   };
 
   const jsonRpcOne = (call: Record<string, any>): Record<string, unknown> => {
@@ -166,11 +164,11 @@ export async function startReplay(options: ReplayOptions): Promise<Replay> {
     try {
       parsed = JSON.parse(body);
     } catch {
-      return json(200, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } });
+      return jsonAnswer(200, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } });
     }
     if (e && !Array.isArray(parsed)) return { ...recordedAnswer(e), body: withId(e.response, parsed) };
     if (e && Array.isArray(parsed)) return recordedAnswer(e);
-    return json(
+    return jsonAnswer(
       200,
       Array.isArray(parsed) ? parsed.map(jsonRpcOne) : jsonRpcOne(parsed as Record<string, any>),
     );
