@@ -233,6 +233,10 @@ describe.each(await testBackends())('replayed and indexed (%s)', (backend) => {
         `height ${BLOCKS + 1} must be less than or equal to the current blockchain height ${BLOCKS}`,
       );
       expect(replay.unrecorded()).toBe(1);
+      // A body past what a node takes is refused with a JSON error, and not kept.
+      const big = await fetch(replay.urls.jsonRpc!, { method: 'POST', body: 'x'.repeat(5 * 1024 * 1024) });
+      expect(big.status).toBe(413);
+      expect(await big.json()).toMatchObject({ code: 8, details: [] });
     } finally {
       await replay.close();
     }

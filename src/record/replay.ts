@@ -62,6 +62,8 @@ export interface Replay {
 
 const JSON_TYPE = 'application/json';
 const HEIGHT_HEADER = 'x-cosmos-block-height';
+/** Bodies a node would take (a JSON-RPC batch, an EVM call); a larger one is refused, not kept. */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 type Answer = NodeAnswer;
 
@@ -178,8 +180,16 @@ export async function startReplay(options: ReplayOptions): Promise<Replay> {
   const serve = async (offset: number, handle: (req: IncomingMessage, body: string) => Answer) => {
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => send(res, handle(req, Buffer.concat(chunks).toString('utf8'))));
+      let size = 0;
+      req.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size <= MAX_BODY_BYTES) chunks.push(c);
+      });
+      req.on('end', () => {
+        if (size > MAX_BODY_BYTES)
+          return send(res, gatewayError(413, 8, `request body over ${MAX_BODY_BYTES} bytes`));
+        send(res, handle(req, Buffer.concat(chunks).toString('utf8')));
+      });
     });
     servers.push(server);
     await new Promise<void>((resolve, reject) => {
