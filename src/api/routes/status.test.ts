@@ -3,6 +3,7 @@ import { silentLogger } from '../../common/logger.js';
 import { startDevnet } from '../../devnet/devnet.js';
 import { type Db, openDb } from '../../store/db.js';
 import { migrate } from '../../store/migrate.js';
+import { testBackends, useTestDb } from '../../store/test-support/backends.js';
 import { makeBlock, syntheticChain } from '../../store/test-support/chain.js';
 import { type BlockWriter, createBlockWriter } from '../../store/writer.js';
 import { type ApiServer, createApiServer } from '../server.js';
@@ -133,4 +134,45 @@ describe('/status with the chain node', () => {
       await orphan.close();
     }
   }, 60_000);
+});
+
+describe('/status under a low statement timeout (PostgreSQL)', async () => {
+  const backends = await testBackends();
+  const testDb = useTestDb('postgres');
+  it.runIf(backends.includes('postgres'))(
+    'answers while its tables are held past the timeout that cuts the other reads',
+    async () => {
+      const schema = 'status_timeout';
+      const seed = await testDb.root().withSchema(schema);
+      const bounded = await openDb({ dsn: testDb.dsn(), schema, poolSize: 2, statementTimeoutMs: 25 });
+      const server = await createApiServer({ db: bounded, chain: EVM, cache: NO_CACHE });
+      try {
+        await migrate(seed);
+        await createBlockWriter(seed, EVM).writeBlocks(
+          syntheticChain({ blocks: 3, txsPerBlock: 1, accountsPerTx: 1, accounts: 2, seed: 2 }),
+        );
+        // Another session holds every table /status and the tx list read for 300 ms, past the 25 ms.
+        const held = seed.transaction(async (tx) => {
+          await tx.query('LOCK TABLE progress, block, tx IN ACCESS EXCLUSIVE MODE');
+          await tx.query('SELECT pg_sleep(0.3)');
+        });
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        const [statusAnswer, listAnswer] = await Promise.all([
+          server.app.inject('/status'),
+          server.app.inject('/indexer/tx/v1/txs?pagination.limit=1'),
+        ]);
+        await held;
+        expect([statusAnswer.statusCode, statusAnswer.json().height]).toEqual([200, 3]);
+        // The client-shaped read is still cut, and the connection keeps its timeout afterwards.
+        expect([listAnswer.statusCode, listAnswer.json().code]).toEqual([503, 8]);
+        for (let i = 0; i < 2; i++) {
+          expect(await bounded.query('SHOW statement_timeout')).toEqual([{ statement_timeout: '25ms' }]);
+        }
+      } finally {
+        await server.close();
+        await bounded.close();
+        await seed.close();
+      }
+    },
+  );
 });

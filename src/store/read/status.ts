@@ -25,7 +25,23 @@ export interface IndexedHeights {
   richListHeight: number;
 }
 
+/**
+ * The bound on `/status`'s read. It costs the same whatever a client asks, so the statement timeout
+ * meant for client-shaped queries (`DB_STATEMENT_TIMEOUT`, as low as a few ms) does not cut it: that
+ * timeout counts wall time, and a store busy with the scans it stops would otherwise stop the one read
+ * that says how the indexer is doing.
+ */
+export const STATUS_STATEMENT_TIMEOUT_MS = 5000;
+
 export async function indexedHeights(db: Db): Promise<IndexedHeights> {
+  if (db.backend !== 'postgres') return readHeights(db);
+  return db.transaction(async (tx) => {
+    await tx.query(`SET LOCAL statement_timeout = ${STATUS_STATEMENT_TIMEOUT_MS}`);
+    return readHeights(tx);
+  });
+}
+
+async function readHeights(db: Db): Promise<IndexedHeights> {
   const [row] = await db.query<{
     block: string | null;
     internal_tx: string | null;
