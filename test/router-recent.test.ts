@@ -135,7 +135,7 @@ describe('GET /v2/tx/recent', () => {
       expect(answer.status, query).toBe(400);
       expect(answer.json).toEqual({
         code: 3,
-        message: expect.stringContaining(`querystring/${name} `),
+        message: expect.stringMatching(new RegExp(`^invalid value for ${name}: `)),
         details: [],
       });
     }

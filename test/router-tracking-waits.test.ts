@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installHttpErrors } from '../src/common/http-errors.js';
 import { silentLogger } from '../src/common/logger.js';
 import type { Devnet, DevnetChain } from '../src/devnet/devnet.js';
 import { testDevnet } from '../src/devnet/test-support/devnet.js';
@@ -68,6 +69,7 @@ beforeAll(async () => {
     unseenAfterMs: WINDOW_MS,
   });
   app = Fastify();
+  installHttpErrors(app);
   await app.register(trackingRoutes({ tracker }));
   await app.ready();
 }, 180_000);

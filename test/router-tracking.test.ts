@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installHttpErrors } from '../src/common/http-errors.js';
 import { silentLogger } from '../src/common/logger.js';
 import type { Devnet, DevnetChain } from '../src/devnet/devnet.js';
 import { localDenom } from '../src/devnet/ibc/transfer/denom.js';
@@ -51,6 +52,7 @@ beforeAll(async () => {
     unseenAfterMs: 8_000,
   });
   app = Fastify();
+  installHttpErrors(app);
   await app.register(trackingRoutes({ tracker }));
   await app.ready();
 }, 180_000);

@@ -1,9 +1,9 @@
 import { ConfigError } from '../common/errors.js';
+import { UNDEFINED_TABLE } from '../common/http-errors.js';
 import type { Db } from '../store/db.js';
 import { type ChainRow, chainOfStore } from '../store/read/status.js';
 import type { ApiVm } from './config.js';
 import type { ChainContext } from './context.js';
-import { UNDEFINED_TABLE } from './errors.js';
 
 export interface ChainSettings {
   chainId?: string;

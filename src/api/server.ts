@@ -6,7 +6,8 @@ import Fastify, { type FastifyInstance, type FastifyRequest, LogController } fro
 import { createRestClient } from '../chain/rest-client.js';
 import { type BuildInfo, buildInfo } from '../common/build.js';
 import { InvalidArgumentError } from '../common/errors.js';
-import { echo, frameworkError } from '../common/http.js';
+import { echo } from '../common/http.js';
+import { frameworkErrors, installHttpErrors } from '../common/http-errors.js';
 import { createApiMetrics, installRequestMetrics } from '../common/http-metrics.js';
 import type { Logger } from '../common/logger.js';
 import { createMetricsRegistry, type Registry } from '../common/metrics.js';
@@ -23,7 +24,7 @@ import {
 import type { ApiContext, ChainContext } from './context.js';
 import { corsOptions } from './cors.js';
 import { createDenomResolver } from './denoms.js';
-import { installErrorHandlers, RULES } from './errors.js';
+import { RULES } from './errors.js';
 import { createGate, gatedDb } from './gate.js';
 import { createProposerDirectory } from './proposers.js';
 import { installResponseCache } from './response-cache.js';
@@ -127,7 +128,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     genReqId: requestId,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
     ajv: { customOptions: { verbose: true } },
-    frameworkErrors: frameworkError,
+    frameworkErrors,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
   }) as unknown as FastifyInstance;
@@ -161,7 +162,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   };
 
   const metrics = createApiMetrics(options.registry ?? createMetricsRegistry());
-  installErrorHandlers(app);
+  installHttpErrors(app, { rules: RULES });
   installRequestMetrics(app, metrics);
   app.addHook('onSend', (request, reply, payload, done) => {
     void reply.header('x-request-id', request.id);

@@ -4,7 +4,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, LogController } from 'fastify';
 import { buildInfo } from '../../common/build.js';
-import { frameworkError } from '../../common/http.js';
+import { frameworkErrors, installHttpErrors } from '../../common/http-errors.js';
 import { createApiMetrics, installRequestMetrics } from '../../common/http-metrics.js';
 import { type Logger, silentLogger } from '../../common/logger.js';
 import { createMetricsRegistry, type Registry } from '../../common/metrics.js';
@@ -14,7 +14,6 @@ import type { ChainFacts } from '../graph/plan.js';
 import { createChainFacts } from '../registry/facts.js';
 import type { RouterRegistry } from '../registry/types.js';
 import type { RouterContext } from './context.js';
-import { installRouterErrors } from './errors.js';
 import { registerFungibleRoutes } from './routes/fungible.js';
 import { registerInfoRoutes } from './routes/info.js';
 import { registerNftRoutes } from './routes/nft.js';
@@ -62,11 +61,14 @@ export async function createRouterServer(options: RouterServerOptions): Promise<
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
     ajv: { customOptions: { verbose: true, coerceTypes: 'array', removeAdditional: false } },
-    frameworkErrors: frameworkError,
+    frameworkErrors,
     bodyLimit: 256 * 1024,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
   }) as unknown as FastifyInstance;
+  // Every body the router takes is a JSON object: another content type is a 415 that says so, not a
+  // text body failing its schema.
+  app.removeContentTypeParser('text/plain');
 
   const ownFacts = options.facts ? undefined : createChainFacts(options.registry);
   const nodeTimeoutMs = options.nodeTimeoutMs ?? 5000;
@@ -87,7 +89,7 @@ export async function createRouterServer(options: RouterServerOptions): Promise<
   app.addHook('onClose', async () => opHookAccounts.close());
 
   const metricsRegistry = options.metrics ?? createMetricsRegistry();
-  installRouterErrors(app);
+  installHttpErrors(app);
   installRequestMetrics(app, createApiMetrics(metricsRegistry));
   app.addHook('onSend', (request, reply, payload, done) => {
     void reply.header('x-request-id', request.id);

@@ -56,3 +56,19 @@ export class TooManyUnseenError extends BaseError {
     );
   }
 }
+
+/**
+ * `POST /v2/tx/submit` (Skip broadcasts the signed tx it is given; `@skip-go/client`'s `executeRoute` calls
+ * it): the router never broadcasts a user's tx, so it answers HTTP 501 (code 12, UNIMPLEMENTED) at once,
+ * saying what to do instead.
+ */
+export class TxSubmitNotServedError extends BaseError {
+  override name = 'TxSubmitNotServedError';
+  constructor() {
+    super(
+      'WEFT_ERR_TX_SUBMIT_NOT_SERVED',
+      "tx submit is not served: the router never broadcasts. Broadcast the signed tx with the chain's own node (the `rpc` or `rest` of /v2/info/chains: CometBFT broadcast_tx_sync, Cosmos REST POST /cosmos/tx/v1beta1/txs, or eth_sendRawTransaction), then POST /v2/tx/track {tx_hash, chain_id} and poll GET /v2/tx/status",
+      { status: 501, grpcCode: GrpcCode.UNIMPLEMENTED },
+    );
+  }
+}

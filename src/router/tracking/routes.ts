@@ -1,7 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import { BaseError, errorMessage, GrpcCode } from '../../common/errors.js';
-import { TooManyUnseenError } from './errors.js';
+import { TxSubmitNotServedError } from './errors.js';
 import {
   ErrorResponse,
   RECENT_DEFAULT,
@@ -15,9 +14,10 @@ import {
 import type { Tracker } from './tracker.js';
 
 /**
- * `POST /v2/tx/track`, `GET /v2/tx/status` and weft's `GET /v2/tx/recent`, as a plugin the router's API
- * server mounts. Errors
- * answer `{code, message, details}` with Skip's gRPC codes (a request failing its schema is code 3).
+ * `POST /v2/tx/track`, `GET /v2/tx/status`, `POST /v2/tx/submit` (a 501: the router never broadcasts) and
+ * weft's `GET /v2/tx/recent`, as a plugin the router's API
+ * server mounts. Their errors are answered by the server's handler (`common/http-errors.ts`):
+ * `{code, message, details}` with Skip's gRPC codes (a request failing its schema is code 3).
  */
 
 const TAGS = ['Tracking'];
@@ -28,29 +28,6 @@ export function trackingRoutes(options: { tracker: Tracker }): FastifyPluginAsyn
   const { tracker } = options;
   return async (instance: FastifyInstance) => {
     const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-
-    app.setErrorHandler((err, _request, reply) => {
-      if (err instanceof BaseError) {
-        if (err instanceof TooManyUnseenError)
-          void reply.header('retry-after', String(err.retryAfterSeconds));
-        const code =
-          err.grpcCode ??
-          (err.status === 404
-            ? GrpcCode.NOT_FOUND
-            : err.status === 400
-              ? GrpcCode.INVALID_ARGUMENT
-              : GrpcCode.INTERNAL);
-        return reply.status(err.status).send({ code, message: err.message, details: [] });
-      }
-      const status = (err as { statusCode?: number }).statusCode ?? 500;
-      if (status >= 400 && status < 500) {
-        return reply
-          .status(status)
-          .send({ code: GrpcCode.INVALID_ARGUMENT, message: errorMessage(err), details: [] });
-      }
-      reply.log.error({ err }, 'tracking route failed');
-      return reply.status(500).send({ code: GrpcCode.INTERNAL, message: 'internal error', details: [] });
-    });
 
     app.post(
       '/v2/tx/track',
@@ -65,6 +42,23 @@ export function trackingRoutes(options: { tracker: Tracker }): FastifyPluginAsyn
         },
       },
       async (request) => tracker.track(request.body.chain_id, request.body.tx_hash),
+    );
+
+    app.post(
+      '/v2/tx/submit',
+      {
+        schema: {
+          tags: TAGS,
+          summary: 'Not served: the router never broadcasts',
+          description:
+            "Skip's broadcast of a signed tx (`@skip-go/client`'s `executeRoute` calls it). Whatever the body, a 501 (code 12) at once that says what to do instead: broadcast with the chain's own node, then `POST /v2/tx/track`.",
+          response: { 501: ErrorResponse },
+        },
+      },
+      // The shared handler answers a 501 without logging it: a client calling it is no fault of the router's.
+      async () => {
+        throw new TxSubmitNotServedError();
+      },
     );
 
     app.get(

@@ -195,7 +195,10 @@ export const StatusResponse = Type.Object({
 });
 
 export const ErrorResponse = Type.Object({
-  code: Type.Integer({ description: 'gRPC status code (3 invalid argument, 5 not found, 13 internal)' }),
+  code: Type.Integer({
+    description:
+      'gRPC status code (3 invalid argument, 5 not found, 8 too many requests, 13 internal, 14 unavailable)',
+  }),
   message: Type.String(),
   details: Type.Array(Type.Unknown()),
 });

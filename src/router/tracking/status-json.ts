@@ -107,22 +107,41 @@ export function statusJson(
   const terminal = ['STATE_COMPLETED_SUCCESS', 'STATE_COMPLETED_ERROR', 'STATE_ABANDONED'].includes(
     outcome.state,
   );
+  const abandoned = outcome.state === 'STATE_ABANDONED';
   const transferJson = (t: TransferOutcome) => ({
-    state: terminal && outcome.state === 'STATE_ABANDONED' ? 'STATE_ABANDONED' : t.state,
+    state: abandoned ? 'STATE_ABANDONED' : t.state,
     transfer_sequence: t.hops.map((i) => events[i]!),
     next_blocking_transfer: terminal
       ? null
       : blocking(t.nextBlocking === null ? null : t.hops.indexOf(t.nextBlocking)),
     transfer_asset_release: t.release,
-    error: t.error,
+    // An abandoned transfer says why in each entry, as its top level does.
+    error: abandoned ? (t.error ?? outcome.error) : t.error,
     // weft's own (Skip has no such field): what the transfer waits on that will happen, while pending.
     waiting_for: terminal ? null : waitingFor(progress, t, clockOf),
   });
   const next = terminal
     ? null
     : (outcome.transfers.find((t) => t.nextBlocking !== null)?.nextBlocking ?? null);
+  // A source tx that started no transfer (not seen yet, failed, moved nothing across chains, or abandoned
+  // unseen) still gets one entry saying what the top level says, as Skip's docs show a failed one (an entry
+  // with an empty transfer_sequence): @skip-go/client calls a tx final from `transfers[0].state`
+  // (`subscribeToRouteStatus`) and would poll such a tx for ever.
+  const transfers =
+    outcome.transfers.length > 0
+      ? outcome.transfers.map(transferJson)
+      : [
+          {
+            state: outcome.state,
+            transfer_sequence: [],
+            next_blocking_transfer: null,
+            transfer_asset_release: outcome.release,
+            error: outcome.error,
+            waiting_for: null,
+          },
+        ];
   return {
-    transfers: outcome.transfers.map(transferJson),
+    transfers,
     state: outcome.state,
     transfer_sequence: events,
     next_blocking_transfer: blocking(next),

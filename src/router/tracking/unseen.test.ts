@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { installHttpErrors } from '../../common/http-errors.js';
 import { silentLogger } from '../../common/logger.js';
 import type { Devnet } from '../../devnet/devnet.js';
 import { testDevnet } from '../../devnet/test-support/devnet.js';
@@ -51,6 +52,7 @@ async function serve(options: Partial<TrackerOptions>) {
   await store();
   tracker = await startTracker({ db, chains: [chain], logger: silentLogger(), pollMs: 200, ...options });
   app = Fastify();
+  installHttpErrors(app);
   await app.register(trackingRoutes({ tracker }));
   await app.ready();
 }
