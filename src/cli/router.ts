@@ -41,7 +41,9 @@ export async function startRouter(
   config: RouterConfig,
   deps: StartRouterDeps,
 ): Promise<{ url: string; tracker: Tracker }> {
-  const registry = await loadRegistry(config.registry, config.nodes);
+  const registry = await loadRegistry(config.registry, config.nodes, {
+    logger: deps.logger.child({ part: 'registry' }),
+  });
   const db = deps.db
     ? await deps.db.withSchema(ROUTER_SCHEMA)
     : await openDb({ dsn: config.dbDsn, dataDir: config.dataDir, schema: ROUTER_SCHEMA });

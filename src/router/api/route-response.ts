@@ -47,10 +47,20 @@ export function routeJson(ctx: RouterContext, query: RouteQuery, plan: Plan) {
     );
   if (hooked) {
     const symbol = ctx.registry.asset(hooked.to, hooked.denomOut)?.symbol ?? hooked.denomOut;
+    const { hook } = hooked;
     extraInfos.push(
-      `On arrival on ${hooked.to}, the deposit's hook (signed by the recipient) wraps ${hooked.hook.underlying} 1:1 into ${symbol}.`,
+      hook.kind === 'wrap'
+        ? `On arrival on ${hooked.to}, the deposit's hook (signed by the recipient) wraps ${hook.underlying} 1:1 into ${symbol}.`
+        : `On arrival on ${hooked.to}, the deposit's hook (signed by the recipient) converts ${hook.underlying} into ${symbol} with the Decimal Wrapper ${hook.wrapper} (${hook.remoteDecimals} to ${hook.localDecimals} decimals).`,
     );
   }
+  const extraWarnings = plan.hops.flatMap(({ hop, assumedSeconds }) =>
+    assumedSeconds && hop.kind === 'op_withdraw'
+      ? [
+          `${hop.to} did not say how long OPinit bridge ${hop.bridgeId}'s withdrawals take: the estimate assumes a 168 h finalization period; the bridge's own may be shorter.`,
+        ]
+      : [],
+  );
   return {
     amount_in: String(plan.amountIn),
     amount_out: String(plan.amountOut),
@@ -71,6 +81,6 @@ export function routeJson(ctx: RouterContext, query: RouteQuery, plan: Plan) {
     estimated_route_duration_seconds: plan.seconds,
     required_op_hook: hooked !== undefined,
     extra_infos: extraInfos,
-    extra_warnings: [] as string[],
+    extra_warnings: extraWarnings,
   };
 }

@@ -1,5 +1,6 @@
-import type { OmnichainEndpoint, RouterChain, RouterRegistry } from '../registry/types.js';
+import type { OmnichainEndpoint, RouterAsset, RouterChain, RouterRegistry } from '../registry/types.js';
 import { type IbcTrace, ibcDenomOf, l2DenomOf, parseIbcPath } from './denoms.js';
+import { traceStart } from './lineage.js';
 
 /** Where an asset is: a chain, the denom it holds there, and (for IBC vouchers) the denom's trace. */
 export interface Place {
@@ -17,15 +18,32 @@ interface HopBase {
 
 /**
  * A conversion on the rollup that an OPinit deposit's hook runs as the recipient, in the deposit's
- * finalize tx: `wrapAll` of an ERC20 that wraps the deposited `l2/…` coin 1:1 (a `wrapped` registry trace).
+ * finalize tx, of the deposited `l2/…` coin into the token a `wrapped` registry trace names:
+ *
+ * - `wrap`: `wrapAll()` of an ERC20 that wraps the coin 1:1 (the devnet's CoinWrapper);
+ * - `to_local`: `toLocal(receiver, denom, decimals)` of minievm's ERC20Wrapper (the registry's "Decimal
+ *   Wrapper"), which takes the coin (6 decimals on Initia) and pays out its 18-decimal local ERC20, so
+ *   the amount is scaled by the difference of decimals.
  */
-export interface DepositHook {
-  kind: 'wrap';
-  /** The deposited coin the wrapper takes (`l2/…`). */
-  underlying: string;
-  /** The wrapper ERC20 (0x). */
-  wrapper: string;
-}
+export type DepositHook =
+  | {
+      kind: 'wrap';
+      /** The deposited coin the wrapper takes (`l2/…`). */
+      underlying: string;
+      /** The wrapper ERC20 (0x). */
+      wrapper: string;
+    }
+  | {
+      kind: 'to_local';
+      underlying: string;
+      /** The ERC20Wrapper contract (0x); the token it pays out is the route's destination. */
+      wrapper: string;
+      remoteDecimals: number;
+      localDecimals: number;
+    };
+
+/** The registry's name of minievm's ERC20Wrapper in `wrapped` traces. */
+const DECIMAL_WRAPPER = 'Decimal Wrapper';
 
 export type Hop =
   | (HopBase & { kind: 'ibc'; channel: string; counterpartyChannel: string; trace: IbcTrace })
@@ -40,9 +58,16 @@ export interface HopGraph {
   hopsFrom(place: Place): Array<{ hop: Hop; to: Place }>;
   /** The place of a chain's denom (its IBC trace from the registry), or undefined for an unknown `ibc/` denom. */
   place(chainId: string, denom: string): Place | undefined;
-  /** Where an asset comes from: its origin chain and base denom (vouchers and `l2/` denoms unwound). */
+  /**
+   * Where an asset comes from (`<chain>\n<denom>`, the chain possibly outside the registry, or
+   * `omnichain`): the start of its registry traces (ibc, op and wrapped steps), else its voucher path and
+   * `l2/` denom unwound.
+   */
   origin(place: Place): string;
 }
+
+/** At most this many hops in one transaction: IBC hops after the first ride packet-forward memos. */
+export const MAX_HOPS = 3;
 
 const plain = (denom: string): IbcTrace => ({ hops: [], base: denom });
 
@@ -59,16 +84,33 @@ export function createHopGraph(registry: RouterRegistry): HopGraph {
       deposits.set(denom, [...(deposits.get(denom) ?? []), { rollup, denomOut }]);
     }
   }
-  /** `<rollup>\n<l2 denom>` → the ERC20s on that (minievm) rollup that wrap the coin 1:1. */
-  const wrappers = new Map<string, Array<{ denom: string; contract: string }>>();
+  /** `<rollup>\n<l2 denom>` → the ERC20s on that (minievm) rollup a deposit's hook converts the coin into. */
+  const wrappers = new Map<string, Array<{ denom: string; hook: DepositHook }>>();
   for (const asset of registry.assets) {
+    const key = `${asset.chainId}\n${asset.wraps?.denom}`;
+    const hook = depositHook(asset, l2Origin.get(key)?.l1Denom);
+    if (hook) wrappers.set(key, [...(wrappers.get(key) ?? []), { denom: asset.denom, hook }]);
+  }
+
+  /** The hook that converts a deposited `l2/…` coin (of `l1Denom`) into `asset`, a token wrapping it. */
+  function depositHook(asset: RouterAsset, l1Denom: string | undefined): DepositHook | undefined {
     const { wraps, tokenContract } = asset;
     const contract = wraps?.contract ?? tokenContract;
-    if (!wraps || wraps.chainId !== asset.chainId || !contract || !tokenContract) continue;
-    if (registry.chain(asset.chainId)?.minitia !== 'minievm') continue;
-    if (!l2Origin.has(`${asset.chainId}\n${wraps.denom}`)) continue;
-    const key = `${asset.chainId}\n${wraps.denom}`;
-    wrappers.set(key, [...(wrappers.get(key) ?? []), { denom: asset.denom, contract }]);
+    if (!wraps || wraps.chainId !== asset.chainId || !contract || !tokenContract || !l1Denom)
+      return undefined;
+    if (registry.chain(asset.chainId)?.minitia !== 'minievm') return undefined;
+    if (wraps.provider !== DECIMAL_WRAPPER)
+      return { kind: 'wrap', underlying: wraps.denom, wrapper: contract };
+    // The coin has the decimals of the L1 denom it stands for; unlisted there, its conversion is unknown.
+    const remoteDecimals = l1 ? registry.asset(l1.chainId, l1Denom)?.decimals : undefined;
+    if (remoteDecimals === undefined) return undefined;
+    return {
+      kind: 'to_local',
+      underlying: wraps.denom,
+      wrapper: contract,
+      remoteDecimals,
+      localDecimals: asset.decimals,
+    };
   }
   const members = registry.chains.filter((c) => c.omnichain);
   const memberByEid = new Map(members.map((c) => [c.omnichain!.eid, c]));
@@ -87,12 +129,18 @@ export function createHopGraph(registry: RouterRegistry): HopGraph {
     const out: Array<{ hop: Hop; to: Place }> = [];
     for (const end of chain.ibcChannels) {
       const first = at.trace.hops[0];
+      const wound = {
+        hops: [{ port: 'transfer', channel: end.counterpartyChannelId! }, ...at.trace.hops],
+        base: at.trace.base,
+      };
       let trace: IbcTrace;
       if (first && first.channel === end.channelId)
         trace = { hops: at.trace.hops.slice(1), base: at.trace.base };
-      else if (!first)
-        trace = { hops: [{ port: 'transfer', channel: end.counterpartyChannelId! }], base: at.trace.base };
-      // A voucher goes home the way it came before it goes anywhere else (no winding through extra hops).
+      else if (!first) trace = wound;
+      // A voucher goes home the way it came before it goes anywhere else, unless the registry lists what
+      // it becomes further on (USDC from Noble forwarded from the L1 to a rollup): no winding through
+      // extra hops into denoms nobody holds.
+      else if (registry.asset(end.counterpartyChainId, ibcDenomOf(wound))) trace = wound;
       else continue;
       const denomOut = ibcDenomOf(trace);
       out.push({
@@ -132,11 +180,7 @@ export function createHopGraph(registry: RouterRegistry): HopGraph {
         // The same deposit with a hook that wraps what arrives: it ends as the wrapper token.
         for (const wrapper of wrappers.get(`${rollup.chainId}\n${denomOut}`) ?? []) {
           out.push({
-            hop: {
-              ...deposit,
-              denomOut: wrapper.denom,
-              hook: { kind: 'wrap', underlying: denomOut, wrapper: wrapper.contract },
-            },
+            hop: { ...deposit, denomOut: wrapper.denom, hook: wrapper.hook },
             to: { chainId: rollup.chainId, denom: wrapper.denom, trace: plain(wrapper.denom) },
           });
         }
@@ -184,23 +228,29 @@ export function createHopGraph(registry: RouterRegistry): HopGraph {
   }
 
   function origin(at: Place, depth = 0): string {
+    // The registry's own account first: the traces of a listed asset lead back to where it started.
+    const asset = depth < 8 ? registry.asset(at.chainId, at.denom) : undefined;
+    const start = asset && traceStart(asset);
+    if (start) {
+      const chainId = start.fromChainId ?? start.fromChainName!;
+      const from = registry.chain(chainId) ? place(chainId, start.fromDenom) : undefined;
+      return from ? origin(from, depth + 1) : `${chainId}\n${start.fromDenom}`;
+    }
     let chainId = at.chainId;
-    for (const hop of at.trace.hops) {
+    for (const [i, hop] of at.trace.hops.entries()) {
       const end = registry.chain(chainId)?.ibcChannels.find((c) => c.channelId === hop.channel);
-      if (!end) return `${chainId}\n${ibcDenomOf(at.trace)}`;
+      // A path that leaves the registry: the voucher as the last chain the registry knows holds it.
+      if (!end) return `${chainId}\n${ibcDenomOf({ hops: at.trace.hops.slice(i), base: at.trace.base })}`;
       chainId = end.counterpartyChainId;
     }
     const base = at.trace.base;
+    // The voucher's base where it was minted: a listed asset there has traces of its own.
+    if (at.trace.hops.length > 0 && registry.asset(chainId, base))
+      return origin({ chainId, denom: base, trace: plain(base) }, depth + 1);
     const l2 = l2Origin.get(`${chainId}\n${base}`);
     if (l2 && l1) {
       const back = place(l1.chainId, l2.l1Denom);
       if (back) return origin(back, depth + 1);
-    }
-    // A token that wraps a coin 1:1 is that coin (the registry's `wrapped` trace).
-    const wraps = registry.asset(chainId, base)?.wraps;
-    if (wraps && depth < 4) {
-      const inner = place(wraps.chainId, wraps.denom);
-      if (inner) return origin(inner, depth + 1);
     }
     const member = registry.chain(chainId)?.omnichain;
     // Every member's OFT token is one asset.

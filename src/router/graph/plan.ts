@@ -1,14 +1,20 @@
+import { UpstreamError } from '../../common/errors.js';
 import { NoRouteError, RouteRequestError, SwapRequiredError, UnknownAssetError } from '../errors.js';
-import type { Hop, HopGraph, Place } from './hops.js';
-
-/** At most this many hops: IBC hops after the first ride packet-forward memos. */
-export const MAX_HOPS = 3;
+import type { RouterRegistry } from '../registry/types.js';
+import { noRouteReason, unfollowedReason } from './explain.js';
+import { type Hop, type HopGraph, MAX_HOPS, type Place } from './hops.js';
 
 /**
  * Estimated seconds per hop. An OPinit withdrawal waits for the bridge: an output covering it (the
  * output interval) and that output's finalization period, read from the L1 (`ChainFacts`).
  */
 export const HOP_SECONDS = { ibc: 30, op_deposit: 15, oft: 60 } as const;
+
+/**
+ * An OPinit withdrawal's estimate when the L1 does not say what its bridge's are: the 168 h finalization
+ * period and 1 min output interval that Weave launches rollups with (a bridge's own may be shorter).
+ */
+export const ASSUMED_WITHDRAWAL_SECONDS = 168 * 3600 + 60;
 
 export interface ChainFacts {
   /** Finalization period plus output interval of a bridge, in seconds. */
@@ -30,6 +36,8 @@ export interface PlannedHop {
   seconds: number;
   /** Native fee charged in addition on the source chain (OFT messaging fee). */
   additionalFee?: bigint;
+  /** The L1 did not say the withdrawal's timing: `seconds` is ASSUMED_WITHDRAWAL_SECONDS. */
+  assumedSeconds?: true;
 }
 
 export interface Plan {
@@ -82,26 +90,49 @@ export function findPaths(graph: HopGraph, source: Place, dest: Place): Hop[][] 
   return found;
 }
 
-/** OFT amounts travel in shared decimals: local dust below them is not sent. */
-function oftScale(hop: Extract<Hop, { kind: 'oft' }>) {
-  return {
-    down: 10n ** BigInt(hop.source.decimals - hop.source.sharedDecimals),
-    up: 10n ** BigInt(hop.destination.decimals - hop.destination.sharedDecimals),
-  };
+/**
+ * How a hop changes the amount's unit: OFT amounts travel in shared decimals (local dust below them is
+ * not sent); a deposit whose hook converts with minievm's ERC20Wrapper pays out in the token's decimals.
+ */
+function hopScale(hop: Hop): { down: bigint; up: bigint; why: string } | undefined {
+  if (hop.kind === 'oft')
+    return {
+      down: 10n ** BigInt(hop.source.decimals - hop.source.sharedDecimals),
+      up: 10n ** BigInt(hop.destination.decimals - hop.destination.sharedDecimals),
+      why: "the OFT's shared decimals",
+    };
+  if (hop.kind === 'op_deposit' && hop.hook?.kind === 'to_local') {
+    const { remoteDecimals: from, localDecimals: to } = hop.hook;
+    return {
+      down: 10n ** BigInt(Math.max(0, from - to)),
+      up: 10n ** BigInt(Math.max(0, to - from)),
+      why: `the Decimal Wrapper turns ${from} decimals into ${to}`,
+    };
+  }
+  return undefined;
 }
 
 function forward(hop: Hop, amount: bigint): bigint {
-  if (hop.kind !== 'oft') return amount;
-  const { down, up } = oftScale(hop);
-  return (amount / down) * up;
+  const scale = hopScale(hop);
+  return scale ? (amount / scale.down) * scale.up : amount;
 }
 
 function backward(hop: Hop, amount: bigint): bigint {
-  if (hop.kind !== 'oft') return amount;
-  const { down, up } = oftScale(hop);
-  if (amount % up !== 0n)
-    throw new RouteRequestError(`amount_out must be a multiple of ${up} (the OFT's shared decimals)`);
-  return (amount / up) * down;
+  const scale = hopScale(hop);
+  if (!scale) return amount;
+  if (amount % scale.up !== 0n)
+    throw new RouteRequestError(`amount_out must be a multiple of ${scale.up} (${scale.why})`);
+  return (amount / scale.up) * scale.down;
+}
+
+/** A withdrawal's seconds from the L1, or the assumed ones when the L1 does not answer. */
+async function withdrawalSeconds(facts: ChainFacts, bridgeId: string) {
+  try {
+    return { seconds: await facts.withdrawalSeconds(bridgeId) };
+  } catch (err) {
+    if (!(err instanceof UpstreamError)) throw err;
+    return { seconds: ASSUMED_WITHDRAWAL_SECONDS, assumedSeconds: true as const };
+  }
 }
 
 /** A path's signature: the last tie-breaker, so that equal inputs always give the same route. */
@@ -120,17 +151,46 @@ export async function pricePath(facts: ChainFacts, hops: Hop[], query: RouteQuer
     for (const hop of [...hops].reverse()) amounts.unshift(backward(hop, amounts[0]!));
   }
   return Promise.all(
-    hops.map(async (hop, i) => {
-      let seconds: number =
-        hop.kind === 'op_withdraw' ? await facts.withdrawalSeconds(hop.bridgeId) : HOP_SECONDS[hop.kind];
-      let additionalFee: bigint | undefined;
+    hops.map(async (hop, i): Promise<PlannedHop> => {
+      const amountIn = amounts[i]!;
+      const amountOut = amounts[i + 1]!;
+      if (hop.kind === 'op_withdraw')
+        return { hop, amountIn, amountOut, ...(await withdrawalSeconds(facts, hop.bridgeId)) };
       if (hop.kind === 'oft') {
-        additionalFee = await facts.omnichainFee(hop.from, hop.source.oft, hop.destination.eid);
-        seconds = HOP_SECONDS.oft;
+        const additionalFee = await facts.omnichainFee(hop.from, hop.source.oft, hop.destination.eid);
+        return { hop, amountIn, amountOut, seconds: HOP_SECONDS.oft, additionalFee };
       }
-      return { hop, amountIn: amounts[i]!, amountOut: amounts[i + 1]!, seconds, additionalFee };
+      return { hop, amountIn, amountOut, seconds: HOP_SECONDS[hop.kind] };
     }),
   );
+}
+
+/**
+ * A chain id the registry does not list: unknown, or retired (only its profile is left, and the
+ * answer says so).
+ */
+export function unsupportedChain(registry: RouterRegistry, id: string): UnknownAssetError {
+  const profile = registry.profile(id);
+  return new UnknownAssetError(
+    profile
+      ? `chain ${id} (${profile.prettyName}) is not supported: the registry keeps only its profile (status ${profile.status || 'unset'}), not its chain.json`
+      : `chain ${id} is not supported`,
+  );
+}
+
+/**
+ * The place of a listed asset; a denom the registry does not list is unknown, and a listed `ibc/…`
+ * voucher without a trace whose path hashes to it cannot be placed (the answer says why).
+ */
+export function listedPlace(graph: HopGraph, chainId: string, denom: string): Place {
+  const asset = graph.registry.asset(chainId, denom);
+  if (!asset) throw new UnknownAssetError(`unknown denom ${denom} on chain ${chainId}`);
+  const place = graph.place(chainId, asset.denom);
+  if (!place)
+    throw new NoRouteError(
+      `${asset.denom} (${asset.symbol}) on ${chainId} has no route: the registry lists it without an ibc trace whose chain.path hashes to it, so where it comes from is unknown`,
+    );
+  return place;
 }
 
 /**
@@ -142,29 +202,31 @@ export async function pricePath(facts: ChainFacts, hops: Hop[], query: RouteQuer
 export async function planRoute(graph: HopGraph, facts: ChainFacts, query: RouteQuery): Promise<Plan> {
   const { registry } = graph;
   for (const id of [query.sourceChainId, query.destChainId]) {
-    if (!registry.chain(id)) throw new UnknownAssetError(`chain ${id} is not supported`);
+    if (!registry.chain(id)) throw unsupportedChain(registry, id);
   }
-  const source = graph.place(query.sourceChainId, query.sourceDenom);
-  if (!source || !registry.asset(source.chainId, source.denom))
-    throw new UnknownAssetError(`unknown denom ${query.sourceDenom} on chain ${query.sourceChainId}`);
-  const dest = graph.place(query.destChainId, query.destDenom);
-  if (!dest || !registry.asset(dest.chainId, dest.denom))
-    throw new UnknownAssetError(`unknown denom ${query.destDenom} on chain ${query.destChainId}`);
+  const source = listedPlace(graph, query.sourceChainId, query.sourceDenom);
+  const dest = listedPlace(graph, query.destChainId, query.destDenom);
   if (source.chainId === dest.chainId && source.denom === dest.denom)
     throw new RouteRequestError('source and destination are the same asset');
   if (graph.origin(source) !== graph.origin(dest)) {
     throw new SwapRequiredError(
-      `${query.sourceDenom} on ${query.sourceChainId} and ${query.destDenom} on ${query.destChainId} are different assets: only a swap joins them, and routes do not swap`,
+      unfollowedReason(graph, source, dest) ??
+        `${query.sourceDenom} on ${query.sourceChainId} and ${query.destDenom} on ${query.destChainId} are different assets: only a swap joins them, and routes do not swap`,
       'Pick the same token on the destination chain.',
     );
   }
-  let paths = findPaths(graph, source, dest);
+  const found = findPaths(graph, source, dest);
+  if (found.length === 0)
+    throw new NoRouteError(
+      `no route from ${query.sourceDenom} on ${query.sourceChainId} to ${query.destDenom} on ${query.destChainId}: ${noRouteReason(graph, source, dest)}`,
+    );
+  let paths = found;
   if (query.isOpWithdraw) paths = paths.filter((p) => p.some((h) => h.kind === 'op_withdraw'));
   const { bridges } = query;
   if (bridges) paths = paths.filter((p) => p.every((h) => bridges.includes(BRIDGE_OF[h.kind])));
   if (paths.length === 0) {
     throw new NoRouteError(
-      `no route from ${query.sourceDenom} on ${query.sourceChainId} to ${query.destDenom} on ${query.destChainId}${query.isOpWithdraw ? ' through an OPinit withdrawal' : ''}`,
+      `no route from ${query.sourceDenom} on ${query.sourceChainId} to ${query.destDenom} on ${query.destChainId}${query.isOpWithdraw ? ' through an OPinit withdrawal' : ` over ${bridges!.join(', ')}`}`,
       query.isOpWithdraw
         ? 'Only rollups with an OPinit bridge withdraw to the L1, and only their bridged denoms.'
         : undefined,

@@ -11,6 +11,7 @@ import { type CosmosMsg, MSG_CALL, msgCall } from './amino.js';
 const HOOK_ABI = parseAbi([
   'function approve(address spender, uint256 amount) returns (bool)',
   'function wrapAll() returns (uint256)',
+  'function toLocal(address receiver, string remoteDenom, uint8 remoteDecimals)',
 ]);
 
 /** `signed_op_hook` of `/msgs`: a signed Cosmos tx for the destination rollup, run when the deposit lands. */
@@ -44,18 +45,33 @@ export function sameAccount(a: string, b: Uint8Array, prefix: string): boolean {
   return Buffer.from(bytes).equals(Buffer.from(b));
 }
 
-const WRAP_ALL = encodeFunctionData({ abi: HOOK_ABI, functionName: 'wrapAll' });
+/**
+ * The calldata of a hook's conversion: the CoinWrapper's `wrapAll()`, or the ERC20Wrapper's
+ * `toLocal(receiver, denom, decimals)`, which converts what the recipient holds of the coin and allows it.
+ */
+function conversionInput(hook: DepositHook, recipientHex: string): Hex {
+  if (hook.kind === 'wrap') return encodeFunctionData({ abi: HOOK_ABI, functionName: 'wrapAll' });
+  return encodeFunctionData({
+    abi: HOOK_ABI,
+    functionName: 'toLocal',
+    args: [recipientHex as Hex, hook.underlying, hook.remoteDecimals],
+  });
+}
 
-/** Whether a hook tx calls the wrapper's `wrapAll()` as the recipient (the conversion its route promises). */
-function callsWrapAll(tx: Tx, recipient: string, hook: DepositHook): boolean {
+const conversionName = (hook: DepositHook) => (hook.kind === 'wrap' ? 'wrapAll()' : 'toLocal(…)');
+
+/** Whether a hook tx makes the conversion its route promises, as the recipient. */
+function callsConversion(tx: Tx, recipient: ChainAddress & { bech32: string }, hook: DepositHook): boolean {
+  if (!recipient.hex) return false;
+  const input = conversionInput(hook, recipient.hex).toLowerCase();
   return tx.body!.messages.some((any) => {
     if (any.typeUrl !== MSG_CALL) return false;
     try {
       const call = MsgCall.decode(any.value);
       return (
-        call.sender === recipient &&
+        call.sender === recipient.bech32 &&
         call.contractAddr.toLowerCase() === hook.wrapper.toLowerCase() &&
-        call.input.toLowerCase() === WRAP_ALL
+        call.input.toLowerCase() === input
       );
     } catch {
       return false;
@@ -96,9 +112,9 @@ export function checkedOpHook(
   const signers = tx.authInfo?.signerInfos.length ?? 0;
   if (signers === 0 || tx.signatures.length !== signers || tx.signatures.some((s) => s.length === 0))
     throw new RouteRequestError('signed_op_hook.hook is not signed');
-  if (converts && !callsWrapAll(tx, recipient.bech32, converts))
+  if (converts && !callsConversion(tx, recipient, converts))
     throw new RouteRequestError(
-      `signed_op_hook.hook does not call wrapAll() of ${converts.wrapper} as ${recipient.bech32}: sign the msgs of POST /op-hook`,
+      `signed_op_hook.hook does not call ${conversionName(converts)} of ${converts.wrapper} as ${recipient.bech32}: sign the msgs of POST /op-hook`,
     );
   return bytes;
 }
@@ -108,10 +124,10 @@ const UNLIMITED = 2n ** 255n;
 
 /**
  * The msgs of a deposit's hook (`POST /op-hook`), run on the rollup as the recipient when the deposit
- * lands: `approve` of the deposited coin's ERC20 to the wrapper if needed, then the wrapper's
- * `wrapAll`. The request carries no amount and the hook is signed before the deposit arrives, so an
- * approval is unlimited (`wrapAll` pulls exactly the caller's balance), and is left out while an
- * earlier one stands.
+ * lands: `approve` of the deposited coin's ERC20 to the wrapper if needed, then the conversion
+ * (`wrapAll()`, or the ERC20Wrapper's `toLocal`). The request carries no amount and the hook is signed
+ * before the deposit arrives, so an approval is unlimited (both pull exactly the caller's balance), and
+ * is left out while an earlier one stands.
  */
 export async function opHookMsgs(
   facts: ChainFacts,
@@ -126,6 +142,6 @@ export async function opHookMsgs(
     underlying,
     encodeFunctionData({ abi: HOOK_ABI, functionName: 'approve', args: [hook.wrapper as Hex, maxUint256] }),
   );
-  const wrap = call(hook.wrapper, WRAP_ALL);
-  return allowance >= UNLIMITED ? [wrap] : [approve, wrap];
+  const convert = call(hook.wrapper, conversionInput(hook, recipient.hex!));
+  return allowance >= UNLIMITED ? [convert] : [approve, convert];
 }

@@ -1,81 +1,18 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
 import { ConfigError, errorMessage } from '../../common/errors.js';
+import type { Logger } from '../../common/logger.js';
+import { readAssetList } from './assets.js';
+import { checkIbcFiles, joinChannels, readIbcChannels } from './channels.js';
 import { readNftChannels } from './nft-channels.js';
+import { type RawChain, type RawRegistry, type RegistryWarn, readFolder, readUrl } from './read.js';
 import type {
-  IbcChannel,
+  ChainProfile,
   NodeOverrides,
   OmnichainEndpoint,
   RouterAsset,
   RouterChain,
   RouterRegistry,
 } from './types.js';
-
-/** The raw files of an initia-registry style registry: chain.json, assetlist.json per chain, `_IBC/*.json`. */
-interface RawRegistry {
-  chains: any[];
-  assetLists: Map<string, any>;
-  ibcFiles: any[];
-}
-
-const readJson = (path: string): any => JSON.parse(readFileSync(path, 'utf8'));
-
-function readFolder(dir: string): RawRegistry {
-  const entries = readdirSync(dir).filter((name) => !name.startsWith('_') && !name.startsWith('.'));
-  const chains = existsSync(join(dir, 'chains.json'))
-    ? (readJson(join(dir, 'chains.json')) as any[])
-    : entries
-        .filter((name) => existsSync(join(dir, name, 'chain.json')))
-        .map((name) => readJson(join(dir, name, 'chain.json')));
-  const assetLists = new Map<string, any>();
-  for (const chain of chains) {
-    const path = join(dir, String(chain.chain_name), 'assetlist.json');
-    if (existsSync(path)) assetLists.set(chain.chain_id, readJson(path));
-  }
-  const ibcDir = join(dir, '_IBC');
-  const ibcFiles = existsSync(ibcDir)
-    ? readdirSync(ibcDir)
-        .filter((name) => name.endsWith('.json'))
-        .sort()
-        .map((name) => readJson(join(ibcDir, name)))
-    : [];
-  return { chains, assetLists, ibcFiles };
-}
-
-async function fetchJson(url: string): Promise<any> {
-  const response = await fetch(url, { signal: AbortSignal.timeout(10_000) });
-  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-  return response.json();
-}
-
-/**
- * A registry web service: `chains.json`, then each chain's asset list from where its
- * `metadata.assetlist` points (as registry.initia.xyz publishes it), else `<chain_name>/assetlist.json`
- * or `chains/<chain_name>/assetlist.json` beside `chains.json`. A chain without one has no assets.
- */
-async function readUrl(base: string): Promise<RawRegistry> {
-  const root = base.replace(/\/+$/, '');
-  const chains = (await fetchJson(`${root}/chains.json`)) as any[];
-  const assetLists = new Map<string, any>();
-  await Promise.all(
-    chains.map(async (chain) => {
-      const given = typeof chain.metadata?.assetlist === 'string' ? [chain.metadata.assetlist] : [];
-      const places = [
-        ...given,
-        `${root}/${chain.chain_name}/assetlist.json`,
-        `${root}/chains/${chain.chain_name}/assetlist.json`,
-      ];
-      for (const url of places) {
-        const list = await fetchJson(url).catch(() => undefined);
-        if (list) {
-          assetLists.set(chain.chain_id, list);
-          return;
-        }
-      }
-    }),
-  );
-  return { chains, assetLists, ibcFiles: [] };
-}
 
 const firstAddress = (list: unknown): string | undefined =>
   Array.isArray(list) && typeof list[0]?.address === 'string'
@@ -96,8 +33,8 @@ function toOmnichain(raw: any): OmnichainEndpoint | undefined {
   };
 }
 
-function toChain(raw: any, overrides: NodeOverrides): RouterChain {
-  const chainId = String(raw.chain_id);
+function toChain({ json: raw, source }: RawChain, overrides: NodeOverrides, warn: RegistryWarn): RouterChain {
+  const chainId: string = raw.chain_id;
   const meta = raw.metadata ?? {};
   const apis = raw.apis ?? {};
   const override = overrides[chainId] ?? {};
@@ -105,9 +42,11 @@ function toChain(raw: any, overrides: NodeOverrides): RouterChain {
   const rest = override.rest ?? firstAddress(apis.rest);
   const jsonRpc = override.jsonRpc ?? firstAddress(apis['json-rpc']);
   const evmChainId = typeof raw.evm_chain_id === 'number' ? raw.evm_chain_id : undefined;
+  if (meta.op_denoms !== undefined && !Array.isArray(meta.op_denoms))
+    warn(`${source}: metadata.op_denoms is not a list: no denom is deposited into ${chainId}`);
   return {
     chainId,
-    chainName: String(raw.chain_name),
+    chainName: raw.chain_name,
     prettyName: String(raw.pretty_name ?? raw.chain_name),
     // A chain with EVM JSON-RPC and no Cosmos REST is an Ethereum-like chain; rollups speak both.
     kind: jsonRpc && !rest && evmChainId !== undefined ? 'evm' : 'cosmos',
@@ -122,18 +61,9 @@ function toChain(raw: any, overrides: NodeOverrides): RouterChain {
     opBridgeId: meta.op_bridge_id === undefined ? undefined : String(meta.op_bridge_id),
     opDenoms: Array.isArray(meta.op_denoms) ? meta.op_denoms.map(String) : [],
     executorUri: typeof meta.executor_uri === 'string' ? meta.executor_uri : undefined,
-    ibcChannels: (Array.isArray(meta.ibc_channels) ? meta.ibc_channels : [])
-      .filter((c: any) => c.port_id === 'transfer')
-      .map(
-        (c: any): IbcChannel => ({
-          counterpartyChainId: String(c.chain_id),
-          portId: 'transfer',
-          channelId: String(c.channel_id),
-          version: String(c.version ?? 'ics20-1'),
-        }),
-      ),
+    ibcChannels: readIbcChannels(raw, source, warn),
     nftChannels: [],
-    feeAssets: (raw.fees?.fee_tokens ?? []).map((t: any) => ({
+    feeAssets: (Array.isArray(raw.fees?.fee_tokens) ? raw.fees.fee_tokens : []).map((t: any) => ({
       denom: String(t.denom),
       low: Number(t.low_gas_price ?? t.fixed_min_gas_price ?? 0),
       average: Number(t.average_gas_price ?? t.low_gas_price ?? 0),
@@ -145,93 +75,80 @@ function toChain(raw: any, overrides: NodeOverrides): RouterChain {
   };
 }
 
-/** A `wrapped` trace's counterparty: its chain (by id, else by name) and the denom it wraps. */
-function wrapsOf(trace: any, chainIdOfName: (name: string) => string | undefined): RouterAsset['wraps'] {
-  const counterparty = trace?.counterparty;
-  if (typeof counterparty?.base_denom !== 'string') return undefined;
-  const chainId =
-    typeof counterparty.chain_id === 'string'
-      ? counterparty.chain_id
-      : chainIdOfName(String(counterparty.chain_name));
-  if (!chainId) return undefined;
-  const contract = trace.chain?.contract ?? counterparty.contract;
-  return { chainId, denom: counterparty.base_denom, ...(typeof contract === 'string' ? { contract } : {}) };
-}
+const named = (value: unknown) => typeof value === 'string' && value !== '';
 
-function toAsset(
-  chainId: string,
-  raw: any,
-  chainIdOfName: (name: string) => string | undefined,
-): RouterAsset {
-  const display = (raw.denom_units ?? []).find((u: any) => u.denom === raw.display);
-  const traces: any[] = Array.isArray(raw.traces) ? raw.traces : [];
-  const ibcTrace = traces.find((t) => t.type === 'ibc');
-  const opTrace = traces.find((t) => t.type === 'op');
-  const wraps = wrapsOf(
-    traces.find((t) => t.type === 'wrapped'),
-    chainIdOfName,
-  );
-  return {
-    chainId,
-    denom: String(raw.base),
-    symbol: String(raw.symbol ?? raw.display ?? raw.base),
-    name: String(raw.name ?? raw.symbol ?? raw.base),
-    decimals: Number(display?.exponent ?? 0),
-    description: typeof raw.description === 'string' ? raw.description : undefined,
-    logoUri: typeof raw.logo_URIs?.png === 'string' ? raw.logo_URIs.png : undefined,
-    coingeckoId: typeof raw.coingecko_id === 'string' ? raw.coingecko_id : undefined,
-    tokenContract: typeof raw.address === 'string' && raw.address.startsWith('0x') ? raw.address : undefined,
-    ibcPath: typeof ibcTrace?.chain?.path === 'string' ? ibcTrace.chain.path : undefined,
-    opBridgeId: opTrace?.chain?.bridge_id === undefined ? undefined : String(opTrace.chain.bridge_id),
-    ...(wraps ? { wraps } : {}),
-    hidden: raw.hidden === true,
-  };
-}
-
-/** Fills in each channel end's far channel id: from `_IBC` files, else from the far chain's own entry. */
-function joinChannels(chains: RouterChain[], ibcFiles: any[]): void {
-  const byName = new Map(chains.map((c) => [c.chainName, c]));
-  const far = new Map<string, string>();
-  for (const file of ibcFiles) {
-    const a = byName.get(file.chain_1?.chain_name);
-    const b = byName.get(file.chain_2?.chain_name);
-    if (!a || !b) continue;
-    for (const channel of file.channels ?? []) {
-      if (channel.chain_1?.port_id !== 'transfer') continue;
-      far.set(`${a.chainId}/${channel.chain_1.channel_id}`, channel.chain_2.channel_id);
-      far.set(`${b.chainId}/${channel.chain_2.channel_id}`, channel.chain_1.channel_id);
+/** The chain.json entries the router can use: each names its chain_id and chain_name, once. */
+function usableChains(raw: RawChain[], warn: RegistryWarn): RawChain[] {
+  const ids = new Set<string>();
+  const names = new Set<string>();
+  return raw.filter(({ json, source }) => {
+    const label = `${source} (${named(json?.chain_name) ? json.chain_name : named(json?.chain_id) ? json.chain_id : '?'})`;
+    if (!json || typeof json !== 'object' || Array.isArray(json))
+      warn(`${source}: not a chain object: skipped`);
+    else if (!named(json.chain_id)) warn(`${label}: has no chain_id: skipped`);
+    else if (!named(json.chain_name)) warn(`${label}: has no chain_name: skipped`);
+    else if (ids.has(json.chain_id)) warn(`${label}: repeats chain_id ${json.chain_id}: skipped`);
+    else if (names.has(json.chain_name)) warn(`${label}: repeats chain_name ${json.chain_name}: skipped`);
+    else {
+      ids.add(json.chain_id);
+      names.add(json.chain_name);
+      return true;
     }
-  }
-  const byId = new Map(chains.map((c) => [c.chainId, c]));
-  for (const chain of chains) {
-    for (const end of chain.ibcChannels) {
-      end.counterpartyChannelId = far.get(`${chain.chainId}/${end.channelId}`);
-      if (end.counterpartyChannelId) continue;
-      // Without an _IBC file: the far chain's only transfer channel back to this chain.
-      const back = byId
-        .get(end.counterpartyChainId)
-        ?.ibcChannels.filter((c) => c.counterpartyChainId === chain.chainId);
-      if (back?.length === 1) end.counterpartyChannelId = back[0]!.channelId;
-    }
-    chain.ibcChannels = chain.ibcChannels.filter(
-      (c) => c.counterpartyChannelId && byId.has(c.counterpartyChainId),
-    );
-  }
+    return false;
+  });
 }
 
-export function buildRegistry(raw: RawRegistry, overrides: NodeOverrides = {}): RouterRegistry {
-  const chains = raw.chains
-    .map((c) => toChain(c, overrides))
+function toProfiles(raw: RawRegistry['profiles'], warn: RegistryWarn): ChainProfile[] {
+  return raw.flatMap(({ json, source }) => {
+    if (!json || typeof json !== 'object' || !named(json.name)) {
+      warn(`${source}: not a profile with a name: skipped`);
+      return [];
+    }
+    // Upcoming rollups have no chain id yet: nothing can name them.
+    if (!named(json.chain_id)) return [];
+    return [
+      {
+        chainId: json.chain_id,
+        name: json.name,
+        prettyName: String(json.pretty_name ?? json.name),
+        status: String(json.status ?? ''),
+        ...(json.op_bridge_id === undefined ? {} : { opBridgeId: String(json.op_bridge_id) }),
+      },
+    ];
+  });
+}
+
+/**
+ * The router's registry from the raw files. An entry that is broken or of a kind the router does not
+ * know is skipped with a `warn` naming it (the file, the chain_name, the asset's base); the rest loads.
+ */
+export function buildRegistry(
+  raw: RawRegistry,
+  overrides: NodeOverrides = {},
+  warn: RegistryWarn = () => {},
+): RouterRegistry {
+  const usable = usableChains(raw.chains, warn);
+  const chains = usable
+    .map((c) => toChain(c, overrides, warn))
     .sort((a, b) => a.chainId.localeCompare(b.chainId));
-  joinChannels(chains, raw.ibcFiles);
-  readNftChannels(chains, raw.chains, raw.ibcFiles);
+  const ibcFiles = checkIbcFiles(raw.ibcFiles, new Set(chains.map((c) => c.chainName)), warn);
+  joinChannels(chains, ibcFiles);
+  readNftChannels(
+    chains,
+    usable.map((c) => c.json),
+    ibcFiles.map((f) => f.json),
+  );
+  const profiles = toProfiles(raw.profiles, warn);
+  const idOfName = new Map([
+    ...profiles.map((p) => [p.name, p.chainId] as const),
+    ...chains.map((c) => [c.chainName, c.chainId] as const),
+  ]);
+  const ctx = { chainIdOfName: (name: string) => idOfName.get(name), warn };
   const assets: RouterAsset[] = [];
-  const chainIdOfName = (name: string) => chains.find((c) => c.chainName === name)?.chainId;
-  for (const chain of chains) {
-    for (const asset of raw.assetLists.get(chain.chainId)?.assets ?? []) {
-      if (typeof asset?.base === 'string') assets.push(toAsset(chain.chainId, asset, chainIdOfName));
-    }
+  for (const entry of usable) {
+    if (entry.assetList) assets.push(...readAssetList(entry.json.chain_id, entry.assetList, ctx));
   }
+  assets.sort((a, b) => a.chainId.localeCompare(b.chainId));
   const chainById = new Map(chains.map((c) => [c.chainId, c]));
   const chainByEvmId = new Map(
     chains.filter((c) => c.evmChainId !== undefined).map((c) => [String(c.evmChainId), c]),
@@ -240,6 +157,7 @@ export function buildRegistry(raw: RawRegistry, overrides: NodeOverrides = {}): 
   for (const a of assets) {
     if (a.tokenContract) assetByKey.set(`${a.chainId}\n${a.tokenContract.toLowerCase()}`, a);
   }
+  const profileById = new Map(profiles.map((p) => [p.chainId, p]));
   return {
     chains,
     assets,
@@ -248,14 +166,23 @@ export function buildRegistry(raw: RawRegistry, overrides: NodeOverrides = {}): 
     asset: (chainId, denom) =>
       assetByKey.get(`${chainId}\n${denom}`) ?? assetByKey.get(`${chainId}\n${denom.toLowerCase()}`),
     l1: () => chains.find((c) => c.isL1),
+    profile: (chainId) => profileById.get(chainId),
   };
 }
 
 const REGISTRY_HINT =
   'set --registry / REGISTRY to an initia-registry style folder or URL: `weft devnet --registry <folder>` writes one for its chains';
 
-/** Reads a registry folder or URL (`REGISTRY`); a registry that cannot be read stops the start. */
-export async function loadRegistry(source: string, overrides: NodeOverrides = {}): Promise<RouterRegistry> {
+/**
+ * Reads a registry folder or URL (`REGISTRY`); a registry that cannot be read at all, or lists no chain
+ * the router can use, stops the start. Entries it skips are logged as warnings.
+ */
+export async function loadRegistry(
+  source: string,
+  overrides: NodeOverrides = {},
+  options: { logger?: Logger } = {},
+): Promise<RouterRegistry> {
+  const warn: RegistryWarn = (message) => options.logger?.warn({ registry: source }, message);
   let raw: RawRegistry;
   try {
     if (/^https?:\/\//.test(source)) raw = await readUrl(source);
@@ -263,13 +190,14 @@ export async function loadRegistry(source: string, overrides: NodeOverrides = {}
       throw new ConfigError('REGISTRY', `the registry folder ${source} does not exist`, {
         hint: REGISTRY_HINT,
       });
-    } else if (statSync(source).isDirectory()) raw = readFolder(source);
+    } else if (statSync(source).isDirectory()) raw = readFolder(source, warn);
     else throw new Error('not a folder or an http(s) URL');
   } catch (err) {
     if (err instanceof ConfigError) throw err;
     throw new ConfigError('REGISTRY', `${source}: ${errorMessage(err)}`, { hint: REGISTRY_HINT });
   }
-  if (raw.chains.length === 0)
+  const registry = buildRegistry(raw, overrides, warn);
+  if (registry.chains.length === 0)
     throw new ConfigError('REGISTRY', `${source}: no chains`, { hint: REGISTRY_HINT });
-  return buildRegistry(raw, overrides);
+  return registry;
 }

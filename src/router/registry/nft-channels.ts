@@ -1,8 +1,5 @@
+import { isIcs721 } from './channels.js';
 import type { NftChannel, RouterChain } from './types.js';
-
-/** An ICS-721 end: the `nft-transfer` module's port, or any port (a `wasm.<ics721>` one) with an `ics721-1` version. */
-export const isIcs721 = (portId: unknown, version: unknown): boolean =>
-  portId === 'nft-transfer' || (typeof version === 'string' && version.includes('ics721-1'));
 
 interface RawEnd {
   chain_id?: unknown;

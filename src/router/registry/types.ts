@@ -60,6 +60,28 @@ export interface OmnichainEndpoint {
   peers: number[];
 }
 
+/**
+ * One step of an asset's `traces` (the registry lists them from the origin to the asset): where the step
+ * starts (`counterparty`) and how (`ibc` over a channel, `op` over a bridge, `wrapped` by a contract, or a
+ * kind routes do not follow: `bridge`, `liquid-stake`, `synthetic`, `additional-mintage`, …).
+ */
+export interface AssetTrace {
+  kind: string;
+  /** The chain the step starts on: its id when the registry gives or knows it, and its name. */
+  fromChainId?: string;
+  fromChainName?: string;
+  /** The denom on that chain (`counterparty.base_denom`). */
+  fromDenom: string;
+  /** `ibc`: the channel of the chain the step lands on, and the denom's full path there. */
+  channelId?: string;
+  path?: string;
+  /** `op`: the OPinit bridge. */
+  bridgeId?: string;
+  /** `wrapped` and the other non-IBC kinds: the contract that does it, and who provides it. */
+  contract?: string;
+  provider?: string;
+}
+
 /** One asset of a chain's assetlist.json, in the router's terms. */
 export interface RouterAsset {
   chainId: string;
@@ -72,13 +94,30 @@ export interface RouterAsset {
   coingeckoId?: string;
   /** ERC20 contract on EVM chains (0x, checksummed as the registry writes it). */
   tokenContract?: string;
-  /** IBC path (`transfer/channel-0/uinit`) of an `ibc/…` voucher. */
+  /** IBC path (`transfer/channel-0/uinit`) of an `ibc/…` voucher: the trace path that hashes to its denom. */
   ibcPath?: string;
   /** Bridge id of an `op` trace (an `l2/…` denom). */
   opBridgeId?: string;
-  /** The coin a `wrapped` trace says this token wraps 1:1 (chain, denom) and the contract that wraps it. */
-  wraps?: { chainId: string; denom: string; contract?: string };
+  /**
+   * The coin this token wraps on its own chain when its last trace is `wrapped` (chain, denom), the
+   * contract that wraps it and its provider (`Decimal Wrapper`: minievm's ERC20Wrapper).
+   */
+  wraps?: { chainId: string; denom: string; contract?: string; provider?: string };
+  /** Its `traces`, from the origin to this asset; those the registry writes wrong are left out (with a warning). */
+  traces: AssetTrace[];
   hidden: boolean;
+}
+
+/**
+ * A rollup's `profiles/<name>.json`: the registry keeps it after the rollup's chain.json is removed
+ * (`status: "hidden"`), so a chain id that assets still name can be told apart from an unknown one.
+ */
+export interface ChainProfile {
+  chainId: string;
+  name: string;
+  prettyName: string;
+  status: string;
+  opBridgeId?: string;
 }
 
 export interface RouterRegistry {
@@ -89,6 +128,8 @@ export interface RouterRegistry {
   chainByAnyId(id: string): RouterChain | undefined;
   asset(chainId: string, denom: string): RouterAsset | undefined;
   l1(): RouterChain | undefined;
+  /** The profile of a chain id, listed or not (a retired rollup has only its profile). */
+  profile(chainId: string): ChainProfile | undefined;
 }
 
 /** Node URLs given on the command line win over the registry's `apis`. */

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import { RouteRequestError, UnknownAssetError } from '../../errors.js';
+import { RouteRequestError } from '../../errors.js';
 import { hopsOfOperations } from '../../graph/operations.js';
-import { planRoute, pricePath, type RouteQuery } from '../../graph/plan.js';
+import { listedPlace, planRoute, pricePath, type RouteQuery, unsupportedChain } from '../../graph/plan.js';
 import { type ChainAddress, chainAddress } from '../../msgs/addresses.js';
 import { buildMsgs, type MsgsOptions } from '../../msgs/build.js';
 import { opHookMsgs, signerIsRecipientReason } from '../../msgs/op-hook.js';
@@ -26,7 +26,7 @@ const DEFAULT_SLIPPAGE = 1;
 
 function chainIdOf(ctx: RouterContext, id: string): string {
   const chain = ctx.registry.chainByAnyId(id);
-  if (!chain) throw new UnknownAssetError(`chain ${id} is not supported`);
+  if (!chain) throw unsupportedChain(ctx.registry, id);
   return chain.chainId;
 }
 
@@ -122,9 +122,11 @@ export function registerFungibleRoutes(app: FastifyInstance, ctx: RouterContext)
     async (request) => {
       const body = request.body as Static<typeof MsgsRequest>;
       const sourceChainId = chainIdOf(ctx, body.source_asset_chain_id);
-      const source = ctx.graph.place(sourceChainId, body.source_asset_denom);
-      if (!source)
-        throw new UnknownAssetError(`unknown denom ${body.source_asset_denom} on chain ${sourceChainId}`);
+      // A denom the registry does not list may still be sent (as `/route` never answers it, only a
+      // client that made up its operations asks); a listed one that cannot be placed says why.
+      const source =
+        ctx.graph.place(sourceChainId, body.source_asset_denom) ??
+        listedPlace(ctx.graph, sourceChainId, body.source_asset_denom);
       const hops = hopsOfOperations(ctx.graph, source, body.operations);
       const last = hops.at(-1)!;
       if (
