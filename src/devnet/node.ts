@@ -118,7 +118,10 @@ export interface EvmNode {
   findEthTx(hash: string): { height: number; index: number } | undefined;
   /** ERC20 contract of a bank denom (minievm `contracts/by_denom`). */
   contractByDenom(denom: string): string | undefined;
-  denomByContract(address: string): string | undefined;
+  /** minievm `ContractAddrToDenom`: the mapped denom, else `evm/<EIP-55 hex>`. */
+  denomByContract(address: string): string;
+  /** The ERC20 factory deployed at genesis (minievm `contracts/erc20_factory`), checksummed 0x. */
+  erc20Factory(): string | undefined;
 }
 
 /**

@@ -1,6 +1,8 @@
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { decodeAbiParameters, encodeFunctionData } from 'viem';
-import { fromBech32 } from '../../chain/address.js';
+import { fromBech32, toBech32 } from '../../chain/address.js';
+import { erc20ContractOf, erc20Denom, isErc20Denom } from '../../chain/erc20-denom.js';
+import { moduleAddressBytes } from '../dev-chain.js';
 import { appendMsgIndex, coinsToString, event } from '../events.js';
 import type { StateReader } from '../state/store.js';
 import { type BankContext, type BankKeeper, type Coin, TxError } from '../types.js';
@@ -30,10 +32,11 @@ const hexOf = (bytes: Uint8Array) =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 
 export interface Erc20Bank extends BankKeeper {
-  /** ERC20 contract (bare lowercase hex) of a denom. */
+  /** ERC20 contract (bare lowercase hex) of a denom: minievm `DenomToContractAddr`. */
   contractOf(state: StateReader, denom: string): string | undefined;
-  denomOf(state: StateReader, contract: string): string | undefined;
-  /** Every denom that has an ERC20, sorted. */
+  /** The denom of a contract (bare hex): minievm `ContractAddrToDenom`, `evm/<EIP-55 hex>` when unmapped. */
+  denomOf(state: StateReader, contract: string): string;
+  /** Every denom of the denom map (those the chain created an ERC20 for), sorted. */
   denoms(state: StateReader): string[];
   /** minievm `CreateERC20`: the factory deploys the token; emits `erc20_created`. Returns the contract. */
   createErc20(ctx: BankContext, denom: string, decimals: number): Promise<string>;
@@ -47,6 +50,10 @@ export function evmAddressOf(address: string): Uint8Array {
   return bytes;
 }
 
+/** The distribution module's account, which holds the community pool. */
+const communityPool = (address: string) =>
+  toBech32(fromBech32(address).prefix, moduleAddressBytes('distribution'));
+
 /** An EVM failure of a bank call, as minievm's `EVMCall` reports it. */
 function failureOf(outcome: EvmOutcome): TxError {
   const error = outcome.error!;
@@ -57,14 +64,20 @@ function failureOf(outcome: EvmOutcome): TxError {
 
 /**
  * The bank of the EVM rollup: every denom is a `NativeERC20` and every movement is an EVM call from the
- * std address (minievm's ERC20 keeper under its bank keeper), so it emits `call` and `evm` events before
- * the SDK bank events. Balances are read from the token's storage.
+ * std address (minievm's ERC20 keeper under its bank keeper, x/evm/keeper/erc20.go), so it emits `call`
+ * and `evm` events before the SDK bank events. Balances are read from the token's storage. A denom
+ * `evm/<hex>` is the ERC20 at that address (x/evm/types/denom.go): one made with the ERC20 factory moves
+ * like the chain's own, through its `sudoTransfer`, so IBC escrows and releases it.
  */
 export function createErc20Bank(options: { keeper: EvmKeeper; artifacts: ContractArtifacts }): Erc20Bank {
   const { keeper, artifacts } = options;
 
-  const contractOf = (state: StateReader, denom: string) => state.get(evmKeys.contractOfDenom(denom));
+  const contractOf = (state: StateReader, denom: string) =>
+    isErc20Denom(denom)
+      ? erc20ContractOf(denom)?.slice(2).toLowerCase()
+      : state.get(evmKeys.contractOfDenom(denom));
   const requireContract = (state: StateReader, denom: string): string => {
+    if (isErc20Denom(denom) && !erc20ContractOf(denom)) throw evmTxError(EvmErrorCode.invalidDenom);
     const contract = contractOf(state, denom);
     // minievm looks the denom up in a collections map and returns its not-found error as is.
     if (!contract) throw new TxError('undefined', 1, `collections: not found: key '${denom}' of type string`);
@@ -93,7 +106,7 @@ export function createErc20Bank(options: { keeper: EvmKeeper; artifacts: Contrac
 
   const bank: Erc20Bank = {
     contractOf,
-    denomOf: (state, contract) => state.get(evmKeys.denomOfContract(contract)),
+    denomOf: (state, contract) => state.get(evmKeys.denomOfContract(contract)) ?? erc20Denom(contract),
     denoms: (state) =>
       state
         .group(evmKeys.denomGroup)
@@ -101,7 +114,10 @@ export function createErc20Bank(options: { keeper: EvmKeeper; artifacts: Contrac
         .sort(),
     balance(state, address, denom) {
       const contract = contractOf(state, denom);
-      return contract ? readErc20Balance(state, contract, hexOf(evmAddressOf(address))) : 0n;
+      if (!contract) return 0n;
+      // Balances are read from storage, whose layout is known for the factory's tokens only.
+      if (isErc20Denom(denom) && !state.get(evmKeys.factoryErc20(contract))) return 0n;
+      return readErc20Balance(state, contract, hexOf(evmAddressOf(address)));
     },
     balances(state, address) {
       const holder = hexOf(evmAddressOf(address));
@@ -110,7 +126,13 @@ export function createErc20Bank(options: { keeper: EvmKeeper; artifacts: Contrac
         const amount = readErc20Balance(state, contractOf(state, denom)!, holder);
         if (amount > 0n) coins.push({ denom, amount: amount.toString() });
       }
-      return coins;
+      // minievm lists the ERC20s of an account's stores by `ContractAddrToDenom`: users' tokens as `evm/…`.
+      for (const key of state.group(evmKeys.factoryErc20Group)) {
+        const contract = key.slice(evmKeys.factoryErc20Group.length + 1);
+        const amount = readErc20Balance(state, contract, holder);
+        if (amount > 0n) coins.push({ denom: erc20Denom(contract), amount: amount.toString() });
+      }
+      return coins.sort((a, b) => (a.denom < b.denom ? -1 : a.denom > b.denom ? 1 : 0));
     },
     async send(ctx, from, to, coins) {
       const sender = evmAddressOf(from);
@@ -140,6 +162,9 @@ export function createErc20Bank(options: { keeper: EvmKeeper; artifacts: Contrac
     },
     async mint(ctx, to, coins) {
       const recipient = evmAddressOf(to);
+      // minievm mints only the coins it made an ERC20 for; an `evm/` token is minted by its own owner.
+      const erc20 = coins.find((coin) => isErc20Denom(coin.denom));
+      if (erc20) throw evmTxError(EvmErrorCode.invalidRequest, `cannot mint erc20 coin: ${erc20.denom}`);
       for (const coin of coins) {
         const contract = contractOf(ctx.store, coin.denom) ?? (await bank.createErc20(ctx, coin.denom, 0));
         await callToken(
@@ -154,7 +179,8 @@ export function createErc20Bank(options: { keeper: EvmKeeper; artifacts: Contrac
     },
     async burn(ctx, from, coins) {
       const holder = evmAddressOf(from);
-      for (const coin of coins) {
+      const burned = coins.filter((coin) => !isErc20Denom(coin.denom));
+      for (const coin of burned) {
         const contract = requireContract(ctx.store, coin.denom);
         await callToken(
           ctx,
@@ -162,13 +188,18 @@ export function createErc20Bank(options: { keeper: EvmKeeper; artifacts: Contrac
           Buffer.concat([SUDO_BURN, addressWord(holder), word(BigInt(coin.amount))]),
         );
       }
-      const amount = coinsToString(coins);
-      ctx.events.push(
-        ...appendMsgIndex(
-          [event('coin_spent', { spender: from, amount }), event('burn', { burner: from, amount })],
-          ctx.msgIndex,
-        ),
-      );
+      if (burned.length > 0) {
+        const amount = coinsToString(burned);
+        ctx.events.push(
+          ...appendMsgIndex(
+            [event('coin_spent', { spender: from, amount }), event('burn', { burner: from, amount })],
+            ctx.msgIndex,
+          ),
+        );
+      }
+      // No burn capability over an `evm/` token: minievm's BurnCoins funds the community pool with it.
+      const toPool = coins.filter((coin) => isErc20Denom(coin.denom));
+      if (toPool.length > 0) await bank.send(ctx, from, communityPool(from), toPool);
     },
     async createErc20(ctx, denom, decimals) {
       const factory = ctx.store.get(evmKeys.factory);

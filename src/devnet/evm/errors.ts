@@ -10,6 +10,7 @@ import { TxError } from '../types.js';
 export const EvmErrorCode = {
   evmCallFailed: 3,
   evmCreateFailed: 4,
+  invalidDenom: 8,
   invalidRequest: 9,
   reverted: 23,
   invalidValue: 24,
@@ -19,6 +20,7 @@ export const EvmErrorCode = {
 const EVM_ERROR_TEXT: Record<number, string> = {
   3: 'EVMCall failed',
   4: 'EVMCreate failed',
+  8: 'Invalid denom',
   9: 'Invalid request',
   23: 'Reverted',
   24: 'Invalid value',

@@ -172,6 +172,10 @@ export function createEvmNode(deps: EvmNodeDeps, options: EvmNodeOptions): EvmNo
     denomByContract(address) {
       return bank.denomOf(stateAt(), bareHex(address));
     },
+    erc20Factory() {
+      const factory = stateAt().get(evmKeys.factory);
+      return factory ? checksumAddress(Buffer.from(factory, 'hex')) : undefined;
+    },
     ethTxHashByCosmosTxHash: indexes.ethTxHashByCosmosTxHash,
     cosmosTxHashByEthTxHash: indexes.cosmosTxHashByEthTxHash,
     heightByBlockHash: indexes.heightByBlockHash,

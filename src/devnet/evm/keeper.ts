@@ -1,3 +1,4 @@
+import { keccak_256 } from '@noble/hashes/sha3.js';
 import { toBech32 } from '../../chain/address.js';
 import type { Auth } from '../state/auth.js';
 import type { StateStore } from '../state/store.js';
@@ -45,6 +46,10 @@ export interface EvmKeeper {
 const hexOf = (bytes: Uint8Array) =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 
+const ERC20_CREATED_TOPIC = hexOf(keccak_256(new TextEncoder().encode('ERC20Created(address,address)')));
+/** minievm's std address, the caller of the chain's own `createERC20`s. */
+const CHAIN_CALLER = `${'0'.repeat(39)}1`;
+
 export function createEvmKeeper(options: {
   executor: EvmExecutor;
   prefix: string;
@@ -64,10 +69,29 @@ export function createEvmKeeper(options: {
     for (const contract of outcome.createdContracts) auth.ensure(store, toBech32(prefix, contract));
     for (const log of outcome.logs) {
       if (log.topics.length !== 3 || hexOf(log.topics[0]!) !== TRANSFER_TOPIC) continue;
-      if (store.get(evmKeys.denomOfContract(hexOf(log.address))) === undefined) continue;
+      const token = hexOf(log.address);
+      if (
+        store.get(evmKeys.denomOfContract(token)) === undefined &&
+        store.get(evmKeys.factoryErc20(token)) === undefined
+      )
+        continue;
       const recipient = log.topics[2]!.subarray(12);
       if (recipient.every((b) => b === 0)) continue;
       auth.ensure(store, toBech32(prefix, recipient));
+    }
+  };
+
+  /**
+   * The factory's `register_erc20_from_factory` (x/evm/contracts/erc20_factory): a token a user makes is
+   * registered, so its holders get accounts and its balances are listed as `evm/…` coins.
+   */
+  const registerFactoryErc20s = (store: StateStore, outcome: EvmOutcome) => {
+    if (outcome.logs.length === 0) return;
+    const factory = store.get(evmKeys.factory);
+    for (const log of outcome.logs) {
+      if (hexOf(log.address) !== factory || log.topics.length !== 3) continue;
+      if (hexOf(log.topics[0]!) !== ERC20_CREATED_TOPIC) continue;
+      store.set(evmKeys.factoryErc20(hexOf(log.topics[1]!.subarray(12))), '1');
     }
   };
 
@@ -87,7 +111,10 @@ export function createEvmKeeper(options: {
         list.push(outcome.frame);
         frames.set(ctx.txHash!, list);
       }
-      if (!outcome.error && ctx.chainStore) createAccounts(ctx.chainStore, outcome);
+      if (!outcome.error && ctx.chainStore) {
+        if (hexOf(execution.caller) !== CHAIN_CALLER) registerFactoryErc20s(ctx.chainStore, outcome);
+        createAccounts(ctx.chainStore, outcome);
+      }
       return outcome;
     },
     noteRevert(txHash, data) {

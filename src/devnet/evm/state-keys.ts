@@ -14,6 +14,9 @@ export const evmKeys = {
   denomOfContract: (address: string) => `evm/erc20/${address}`,
   /** Address of the ERC20 factory deployed at genesis. */
   factory: 'evm/factory',
+  /** An ERC20 a user made with the factory (minievm's `ERC20s` set; the chain's own are in the denom map). */
+  factoryErc20: (address: string) => `evm/user-erc20/${address}`,
+  factoryErc20Group: 'evm/user-erc20',
 } as const;
 
 /** `0x…` or bare hex of any case → bare lowercase hex. */

@@ -5,13 +5,15 @@ import { localDenom, TRANSFER_PORT, TRANSFER_VERSION } from '../ibc/transfer/den
 import type { NetworkService } from '../network/services.js';
 import { feeAsset } from '../registry/entries.js';
 import type { AssetJson, RegistryContribution } from '../registry/types.js';
+import { registerErc20Listing } from './erc20-listing.js';
 import { createIbcRelayer } from './ibc.js';
 
 /**
  * One IBC relayer over every transfer channel of the network, as the control surface's `ibc` relayer. It
  * relays after each network step, from the blocks the step committed, and has no timer of its own: with
  * no packet pending it only looks at the new blocks. Each chain's channel ends (with the `_IBC` pair files)
- * and the vouchers of the fee denoms go to the registry; the links to the manifest.
+ * and the vouchers of the fee denoms go to the registry, and ERC20s of an EVM rollup when `weft_listErc20`
+ * asks; the links to the manifest.
  */
 export const ibcService: NetworkService = {
   name: 'ibc',
@@ -41,6 +43,7 @@ export const ibcService: NetworkService = {
       ctx.registry.contribute(linkEnd(link.a, link.b, a, b));
       ctx.registry.contribute(linkEnd(link.b, link.a, b, a));
     }
+    registerErc20Listing(ctx, links);
     return {
       async afterStep() {
         await relayer.tick();

@@ -56,12 +56,17 @@ export function registerVmRoutes(app: FastifyInstance, ctx: RestContext): void {
       return sendJson(reply, JSON.stringify({ address: toChecksumAddress(address) }));
     });
 
+    app.get('/minievm/evm/v1/contracts/erc20_factory', async (request, reply) => {
+      ctx.stateHeight(request, reply);
+      const address = evm.erc20Factory();
+      if (!address) throw notFound("collections: not found: key 'no_key' of type []byte");
+      return sendJson(reply, JSON.stringify({ address }));
+    });
+
     app.get('/minievm/evm/v1/denoms/:contract_addr', async (request, reply) => {
       ctx.stateHeight(request, reply);
       const address = evmAddress((request.params as { contract_addr: string }).contract_addr);
-      const denom = evm.denomByContract(address);
-      if (!denom) throw notFound(`collections: not found: key '${address.slice(2)}' of type []byte`);
-      return sendJson(reply, JSON.stringify({ denom }));
+      return sendJson(reply, JSON.stringify({ denom: evm.denomByContract(address) }));
     });
 
     app.get('/minievm/evm/v1/codes/:contract_addr', async (request, reply) => {

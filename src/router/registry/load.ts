@@ -1,4 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
+import { isErc20Denom } from '../../chain/erc20-denom.js';
 import { ConfigError, errorMessage } from '../../common/errors.js';
 import type { Logger } from '../../common/logger.js';
 import { readAssetList } from './assets.js';
@@ -156,6 +157,9 @@ export function buildRegistry(
   const assetByKey = new Map(assets.map((a) => [`${a.chainId}\n${a.denom}`, a]));
   for (const a of assets) {
     if (a.tokenContract) assetByKey.set(`${a.chainId}\n${a.tokenContract.toLowerCase()}`, a);
+    // minievm reads the contract of an `evm/` denom in any case (x/evm/types/denom.go); msgs name it
+    // as listed, since the voucher a transfer mints hashes that spelling.
+    if (isErc20Denom(a.denom)) assetByKey.set(`${a.chainId}\n${a.denom.toLowerCase()}`, a);
   }
   const profileById = new Map(profiles.map((p) => [p.chainId, p]));
   return {

@@ -183,6 +183,11 @@ function applyIbc(
   events: readonly TrackEvent[],
   chains: ChainDirectory,
 ): boolean {
+  // Both ends of a channel may have one id (an L1's channel-0 to a rollup's channel-0): a packet id then
+  // names a packet each way, so only the hop's destination, never its sender, receives this one.
+  const received = event.type === 'ibc_recv' || event.type === 'ibc_write_ack';
+  if (received && (tx.chainId === hop.fromChainId || (hop.toChainId && tx.chainId !== hop.toChainId)))
+    return false;
   switch (event.type) {
     case 'ibc_recv': {
       let changed = record(hop, 'toChainId', tx.chainId);

@@ -96,6 +96,25 @@ describe('the tracking state machine', () => {
     });
   });
 
+  it('a packet whose two ends share a channel id: the receive of the one going the other way is not its', () => {
+    // p-1's channel-0 leads to b-1's channel-0; b-1 sent its own sequence 1 the other way before.
+    const p = started('p-1', [
+      ev('send_packet', packet('channel-0', 'channel-0', '1', { packet_data: data('uatom') })),
+    ]);
+    const recv = [
+      ev('recv_packet', packet('channel-0', 'channel-0', '1')),
+      ev('write_acknowledgement', packet('channel-0', 'channel-0', '1', { packet_ack: '{"result":"AQ=="}' })),
+    ];
+    expect(apply(p, 'p-1', recv)).toBe(false);
+    expect(apply(p, 'c-1', recv)).toBe(false);
+    expect(status(p).state).toBe('STATE_PENDING');
+    expect(apply(p, 'b-1', recv)).toBe(true);
+    expect(status(p)).toMatchObject({
+      state: 'STATE_COMPLETED_SUCCESS',
+      transfer_sequence: [{ ibc_transfer: { from_chain_id: 'p-1', to_chain_id: 'b-1' } }],
+    });
+  });
+
   it('a two-hop forward: the middle receive adds the next hop; success at the end, or an error coming back', () => {
     const forward = (p: TransferProgress, seq: string) =>
       apply(p, 'b-1', [
