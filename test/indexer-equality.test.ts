@@ -6,12 +6,12 @@ import { type IndexedChain, indexChain, itEqualsTheDevnet } from './equality-sup
 import { testDevnet } from './indexer-support.js';
 
 /**
- * The indexer's database against what the devnet says it produced, over a 150-block mixed run of each VM (300 in the long run)
+ * The indexer's database against what the devnet says it produced, over a 100-block mixed run of each VM (300 in the long run)
  * on a rollup alone (`equality-support.ts` says what is compared and how).
  */
 
 /** `EQUALITY_HEIGHT=300 npx vitest run test/indexer-equality.test.ts` for the long run. */
-const HEIGHT = Number(process.env.EQUALITY_HEIGHT ?? 150);
+const HEIGHT = Number(process.env.EQUALITY_HEIGHT ?? 100);
 
 describe.each(['evm', 'move', 'wasm'] as VmType[])('the database equals the devnet (%s)', (vm) => {
   const testDb = useTestDb('pglite');

@@ -21,7 +21,7 @@ import { configFor, reached, startIndexer, testDevnet, waitFor } from './indexer
 
 const HEIGHT = 160;
 /** Kills per run: PGlite's are fewer, each of its starts and looks opening the store anew (seconds). */
-const KILLS = { postgres: 6, pglite: 3 };
+const KILLS = { postgres: 4, pglite: 3 };
 const SCHEMA = 'killed';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
