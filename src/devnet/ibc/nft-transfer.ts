@@ -2,10 +2,10 @@ import type { Packet } from '@initia/initia.proto/ibc/core/channel/v1/channel.js
 import { MsgRecvPacketResponse } from '@initia/initia.proto/ibc/core/channel/v1/tx.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { fromBech32 } from '../../chain/address.js';
+import { bcs } from '../../chain/bcs.js';
 import { decodeAny } from '../../chain/registry.js';
 import { appendMsgIndex, event } from '../events.js';
 import { collectionAddress, padMoveAddress, STD_ADDRESS } from '../move/address.js';
-import { bcs } from '../move/bcs.js';
 import type { MoveExecutor } from '../move/executor.js';
 import { moveState } from '../move/state.js';
 import type { Auth } from '../state/auth.js';

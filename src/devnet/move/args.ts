@@ -1,6 +1,6 @@
 import { hexToBytes } from '../../chain/address.js';
+import { BcsError, type BcsReader, bcsReader, readBigDecimal } from '../../chain/bcs.js';
 import { padMoveAddress } from './address.js';
-import { BcsError, type BcsReader, bcsReader, readBigDecimal } from './bcs.js';
 import { parseDecimal } from './bigdecimal.js';
 import { MoveVmError } from './session.js';
 

@@ -1,8 +1,8 @@
 import { fromBech32 } from '../../chain/address.js';
+import { bcs } from '../../chain/bcs.js';
 import { encodeAny } from '../../chain/registry.js';
 import type { AnyMsg } from '../types.js';
 import { collectionAddress, nftAddress, padMoveAddress, parseMoveAddress, toHexLiteral } from './address.js';
-import { bcs } from './bcs.js';
 import { DECIMAL_ONE, formatDecimal, parseDecimal } from './bigdecimal.js';
 import { MSG_EXECUTE, MSG_EXECUTE_JSON } from './module.js';
 

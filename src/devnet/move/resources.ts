@@ -1,7 +1,7 @@
 import { hexToBytes } from '../../chain/address.js';
+import { bcs, concatBytes } from '../../chain/bcs.js';
 import type { StateReader } from '../state/store.js';
 import { toHexLiteral, vmAddressString } from './address.js';
-import { bcs, concatBytes } from './bcs.js';
 import { formatDecimal } from './bigdecimal.js';
 import type { MoveJson } from './events.js';
 import { moveState } from './state.js';

@@ -1,8 +1,8 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { sha3_256 } from '@noble/hashes/sha3.js';
+import { bcs, concatBytes } from '../../chain/bcs.js';
 import type { StateStore } from '../state/store.js';
 import { canonicalHex, STD_ADDRESS } from './address.js';
-import { bcs, concatBytes } from './bcs.js';
 import type { MoveEvent } from './events.js';
 
 /** `std::error` categories: an abort code is `category << 16 | reason`. */

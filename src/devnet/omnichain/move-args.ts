@@ -1,4 +1,4 @@
-import { bcsReader } from '../move/bcs.js';
+import { bcsReader } from '../../chain/bcs.js';
 import { MoveVmError } from '../move/session.js';
 
 /** The parameter types of the omnichain entry functions (a few more than the NFT modules need). */

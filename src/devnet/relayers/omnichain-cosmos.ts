@@ -1,8 +1,8 @@
 import { Comet38Client } from '@cosmjs/tendermint-rpc';
 import { type Hex, hexToBytes } from 'viem';
+import { bcs } from '../../chain/bcs.js';
 import { encodeAny } from '../../chain/registry.js';
 import type { DevAccount } from '../keys.js';
-import { bcs } from '../move/bcs.js';
 import { MSG_EXECUTE } from '../move/module.js';
 import { MOVE_PACKAGE } from '../omnichain/network.js';
 import { decodePacket, type OmniPacket, payloadHash } from '../omnichain/packet.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bcs } from '../../chain/bcs.js';
 import type { DevChain } from '../dev-chain.js';
-import { bcs } from '../move/bcs.js';
 import { moveAddresses, moveMsgs } from '../move/msgs.js';
 import { l1Parts } from '../network/chains.js';
 import { createTestL1 } from '../test-support/l1.js';

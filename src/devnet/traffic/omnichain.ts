@@ -1,9 +1,9 @@
 import { encodeFunctionData, type Hex, pad } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { bcs } from '../../chain/bcs.js';
 import { encodeAny } from '../../chain/registry.js';
 import { contractArtifacts } from '../evm/contracts.js';
 import type { DevAccount } from '../keys.js';
-import { bcs } from '../move/bcs.js';
 import { MSG_EXECUTE } from '../move/module.js';
 import {
   EVM_FEES,

@@ -272,7 +272,7 @@ export const NftResponse = Type.Object({
     Type.Object({
       type: Type.String({
         description:
-          'Amino type: `nft-transfer/MsgTransfer` between chains; `move/MsgExecute` or `evm/MsgCall` within one',
+          'Amino type: `nft-transfer/MsgTransfer` between chains (`wasm/MsgExecuteContract` from a Wasm rollup); `move/MsgExecute`, `evm/MsgCall` or `wasm/MsgExecuteContract` within one',
       }),
       value: Type.Record(Type.String(), Type.Unknown(), {
         description:

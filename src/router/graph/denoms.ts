@@ -24,10 +24,14 @@ export function ibcPath(trace: IbcTrace): string {
   return [...trace.hops.map((h) => `${h.port}/${h.channel}`), trace.base].join('/');
 }
 
-/** The denom a chain holds for a trace: the base itself, or `ibc/<SHA-256 of the path, upper hex>`. */
+/** `ibc/<SHA-256 of the path, upper hex>`: how ICS-20 names a denom and ICS-721 a class that came by `path`. */
+export function ibcHashOf(path: string): string {
+  return `ibc/${bytesToHex(sha256(new TextEncoder().encode(path))).toUpperCase()}`;
+}
+
+/** The denom a chain holds for a trace: the base itself, or its `ibc/<hash>`. */
 export function ibcDenomOf(trace: IbcTrace): string {
-  if (trace.hops.length === 0) return trace.base;
-  return `ibc/${bytesToHex(sha256(new TextEncoder().encode(ibcPath(trace)))).toUpperCase()}`;
+  return trace.hops.length === 0 ? trace.base : ibcHashOf(ibcPath(trace));
 }
 
 /** OPinit's L2 denom of an L1 denom: `l2/` + hex(sha3_256(u64be(bridge_id) ‖ l1_denom)). */

@@ -5,6 +5,7 @@ import type { RouterChain } from '../registry/types.js';
 import type { ChainAddress } from './addresses.js';
 import { aminoJson } from './amino.js';
 import type { AminoJsonMsg, NftTransferRequest } from './nft.js';
+import { wasmContract, wasmNftTransferMsgs } from './nft-wasm.js';
 
 const ERC721_ABI = parseAbi(['function transferFrom(address from, address to, uint256 tokenId)']);
 const UINT256_MAX = 2n ** 256n - 1n;
@@ -36,8 +37,8 @@ function tokenNumber(id: string, i: number): bigint {
 /**
  * NFTs sent within one chain (InterwovenKit's "Send NFT" to an address on the same chain asks `/nft` too):
  * on Move chains one `0x1::object::transfer_call(object, to)` per token object (`move/MsgExecute`), on EVM
- * rollups one ERC721 `transferFrom(from, to, id)` per token (`evm/MsgCall`). cw721 sends on Wasm rollups
- * have no Initia amino type: refused.
+ * rollups one ERC721 `transferFrom(from, to, id)` per token (`evm/MsgCall`), on Wasm rollups one cw721
+ * `transfer_nft` per token (`wasm/MsgExecuteContract`).
  */
 export function buildLocalNftMsgs(
   chain: RouterChain,
@@ -85,7 +86,14 @@ export function buildLocalNftMsgs(
       }),
     );
   }
+  if (vm === 'wasm')
+    return wasmNftTransferMsgs(
+      sender.bech32!,
+      wasmContract(chain, request.collectionAddress, 'collection_address'),
+      receiver.bech32!,
+      request.tokenIds,
+    );
   throw new RouteRequestError(
-    `from_chain_id and to_chain_id are both ${chain.chainId}: sends within ${vm === 'wasm' ? 'a Wasm rollup (a cw721 transfer_nft)' : 'this chain'} are not built`,
+    `from_chain_id and to_chain_id are both ${chain.chainId}: sends within this chain are not built`,
   );
 }

@@ -3,7 +3,9 @@ import { AddressError, NoRouteError, RouteRequestError, UnknownAssetError } from
 import type { NftChannel, RouterChain, RouterRegistry } from '../registry/types.js';
 import { type ChainAddress, chainAddress } from './addresses.js';
 import { aminoJson } from './amino.js';
+import { firstHop, NFT_FORWARD_FUNCTION, nftForwardMemo, pathOnArrival } from './nft-hops.js';
 import { buildLocalNftMsgs } from './nft-local.js';
+import { wasmContract, wasmNftSendMsgs } from './nft-wasm.js';
 
 export const NFT_TRANSFER_TYPE_URL = '/ibc.applications.nft_transfer.v1.MsgTransfer';
 export const MAX_NFT_TOKENS = 30;
@@ -25,6 +27,8 @@ export interface NftTransferRequest {
   /** The class's path (`<port>/<channel>/…`, the first hop being this chain's end) and its base class. */
   classTrace?: { path: string; baseClassId: string };
   l1RecoverAddress?: string;
+  /** Wasm: the ics721 contract's outgoing proxy, which takes the NFTs in its place. */
+  outgoingProxy?: string;
   timeoutSeconds: number;
   nowMs: number;
 }
@@ -73,12 +77,6 @@ function classIdOf(request: NftTransferRequest, source: RouterChain): string {
   );
 }
 
-/** `<port>/<channel>` at the head of a class path (`nft-transfer/channel-3/move/…`), if it is one. */
-function firstHop(path: string | undefined): { portId: string; channelId: string } | undefined {
-  const match = path?.match(/^([^/]+)\/(channel-\d+)(?:\/|$)/);
-  return match ? { portId: match[1]!, channelId: match[2]! } : undefined;
-}
-
 /**
  * The ICS-721 channel end from the source to the destination. A class that came in over one of them goes
  * back over that one (unwinding, as ICS-721 does); otherwise the first such channel in channel order.
@@ -122,48 +120,114 @@ function checkedTokenIds(tokenIds: string[]): string[] {
 }
 
 /**
- * The msgs that send NFTs of one collection to another chain over ICS-721: one
- * `/ibc.applications.nft_transfer.v1.MsgTransfer` in amino JSON (`nft-transfer/MsgTransfer`), as
- * InterwovenKit decodes it with `aminoTypes.fromAmino` and signs it on the source chain. Within one
- * chain: the chain's own transfer calls (`nft-local.ts`).
+ * The class path the packet carries (`<port>/<channel>/…/<base>`, or the base class of a class of this
+ * chain's own): the trace when the request gives one, else the class id, else the collection's default class.
+ * An `ibc/<hash>` class id alone does not say its path.
+ */
+function classPathOf(
+  request: NftTransferRequest,
+  source: RouterChain,
+  vm: string | undefined,
+): string | undefined {
+  const trace = request.classTrace;
+  if (trace && trace.baseClassId !== '')
+    return trace.path === '' ? trace.baseClassId : `${trace.path}/${trace.baseClassId}`;
+  if (vm === 'wasm')
+    return request.classId ?? wasmContract(source, request.collectionAddress, 'collection_address');
+  const classId = classIdOf(request, source);
+  return classId.startsWith('ibc/') ? undefined : classId;
+}
+
+/**
+ * The msgs that send NFTs of one collection, in amino JSON as InterwovenKit decodes them with
+ * `aminoTypes.fromAmino` and signs them on the source chain:
+ * - between two chains an ICS-721 channel joins: one `/ibc.applications.nft_transfer.v1.MsgTransfer`
+ *   (`nft-transfer/MsgTransfer`), or from a Wasm rollup the collection's `send_nft` to its ics721 contract;
+ * - between two rollups, through the L1 (InterwovenKit's NFT send passes it as the intermediary): the same
+ *   first hop to the L1 with the L1's `0x1::nft_transfer` move hook in its memo, which sends the NFTs on;
+ * - within one chain: the chain's own transfer calls (`nft-local.ts`).
  */
 export function buildNftTransferMsgs(registry: RouterRegistry, request: NftTransferRequest): AminoJsonMsg[] {
   const source = registry.chainByAnyId(request.fromChainId);
   if (!source) throw new UnknownAssetError(`chain ${request.fromChainId} is not supported`);
   const dest = registry.chainByAnyId(request.toChainId);
   if (!dest) throw new UnknownAssetError(`chain ${request.toChainId} is not supported`);
-  const channel =
-    source.chainId === dest.chainId
-      ? undefined
-      : nftChannel(source, dest.chainId, request.classTrace?.path ?? request.classId);
   const sender = checkedAddress(source, request.fromAddress, 'from_address');
   const receiver = checkedAddress(dest, request.toAddress, 'to_address');
-  if (request.l1RecoverAddress !== undefined) {
-    const l1 = registry.l1();
-    if (l1) checkedAddress(l1, request.l1RecoverAddress, 'l1_recover_address');
-  }
+  const l1 = registry.l1();
+  const recover =
+    request.l1RecoverAddress === undefined || !l1
+      ? undefined
+      : checkedAddress(l1, request.l1RecoverAddress, 'l1_recover_address');
   const tokenIds = checkedTokenIds(request.tokenIds);
   if (request.objectAddresses && request.objectAddresses.length > MAX_NFT_TOKENS)
     throw new RouteRequestError(`object_addresses must hold at most ${MAX_NFT_TOKENS} addresses`);
-  if (!channel) return buildLocalNftMsgs(source, vmOf(source), sender, receiver, request);
-  if (channel.portId.startsWith('wasm.'))
-    throw new RouteRequestError(
-      `chain ${source.chainId} sends NFTs through its CosmWasm ICS-721 contract (port ${channel.portId}), ` +
-        'with a send_nft call on the collection: only nft-transfer module channels are built',
-    );
-  const classId = classIdOf(request, source);
+  const vm = vmOf(source);
+  if (source.chainId === dest.chainId) return buildLocalNftMsgs(source, vm, sender, receiver, request);
 
+  const path = classPathOf(request, source, vm);
+  const timeoutNs = BigInt(request.nowMs + request.timeoutSeconds * 1000) * 1_000_000n;
+  const direct = source.nftChannels.some((c) => c.counterpartyChainId === dest.chainId);
+  let hop: { channel: NftChannel; receiver: string; memo: string };
+  if (direct) {
+    hop = { channel: nftChannel(source, dest.chainId, path), receiver: receiver.bech32!, memo: '' };
+  } else {
+    if (
+      !l1 ||
+      source.isL1 ||
+      dest.isL1 ||
+      !source.nftChannels.some((c) => c.counterpartyChainId === l1.chainId)
+    )
+      throw new NoRouteError(`no ICS-721 (nft-transfer) channel from ${source.chainId} to ${dest.chainId}`);
+    if (path === undefined)
+      throw new RouteRequestError(
+        `class_trace is needed to send class ${request.classId} through the L1: an ibc/<hash> class id does not name its path`,
+      );
+    const toL1 = nftChannel(source, l1.chainId, path);
+    const l1ClassPath = pathOnArrival(toL1, path);
+    const onward = nftChannel(l1, dest.chainId, l1ClassPath);
+    const memo = nftForwardMemo({
+      recoverAddress: (recover ?? sender).bytes,
+      receiver: receiver.bech32!,
+      l1ClassPath,
+      tokenIds,
+      channel: onward,
+      // The second hop leaves when the first arrives: it gets the same time again.
+      timeoutTimestampNs: timeoutNs + BigInt(request.timeoutSeconds) * 1_000_000_000n,
+    });
+    hop = { channel: toL1, receiver: NFT_FORWARD_FUNCTION, memo };
+  }
+
+  if (vm === 'wasm') {
+    const proxy = request.outgoingProxy
+      ? wasmContract(source, request.outgoingProxy, 'outgoing_proxy')
+      : undefined;
+    return wasmNftSendMsgs(source, {
+      sender: sender.bech32!,
+      collection: wasmContract(source, request.collectionAddress, 'collection_address'),
+      tokenIds,
+      channel: hop.channel,
+      outgoingProxy: proxy,
+      receiver: hop.receiver,
+      timeoutTimestampNs: timeoutNs,
+      memo: hop.memo,
+    });
+  }
+  if (hop.channel.portId.startsWith('wasm.'))
+    throw new RouteRequestError(
+      `chain ${source.chainId}'s ICS-721 end ${hop.channel.channelId} is bound to a contract port (${hop.channel.portId}) on a chain without CosmWasm`,
+    );
   return [
     aminoJson(NFT_TRANSFER_TYPE_URL, {
-      sourcePort: channel.portId,
-      sourceChannel: channel.channelId,
-      classId,
+      sourcePort: hop.channel.portId,
+      sourceChannel: hop.channel.channelId,
+      classId: classIdOf(request, source),
       tokenIds,
       sender: sender.bech32,
-      receiver: receiver.bech32,
+      receiver: hop.receiver,
       timeoutHeight: { revisionNumber: 0n, revisionHeight: 0n },
-      timeoutTimestamp: BigInt(request.nowMs + request.timeoutSeconds * 1000) * 1_000_000n,
-      memo: '',
+      timeoutTimestamp: timeoutNs,
+      memo: hop.memo,
     }),
   ];
 }

@@ -228,16 +228,18 @@ describe('loading a registry with broken or unknown entries', () => {
         version: FEE_ICS20,
       },
     ]);
-    expect(l1Chain.nftChannels.map((c) => [c.portId, c.channelId])).toEqual([
-      [WASM_ICS721, 'channel-70'],
-      ['nft-transfer', 'channel-71'],
+    // interwoven-1 lists its end towards the Wasm rollup with the rollup's contract port: the L1's own end
+    // is its nft-transfer module, the contract port the far end's.
+    expect(l1Chain.nftChannels.map((c) => [c.portId, c.channelId, c.counterpartyPortId])).toEqual([
+      ['nft-transfer', 'channel-70', WASM_ICS721],
+      ['nft-transfer', 'channel-71', 'nft-transfer'],
     ]);
     expect(rollupChain.nftChannels).toMatchObject([
       {
         portId: WASM_ICS721,
         channelId: 'channel-1',
         counterpartyChannelId: 'channel-70',
-        counterpartyPortId: WASM_ICS721,
+        counterpartyPortId: 'nft-transfer',
       },
     ]);
     expect(warnings).toEqual([

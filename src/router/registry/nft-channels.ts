@@ -28,10 +28,15 @@ export function readNftChannels(chains: RouterChain[], rawChains: any[], ibcFile
     const listed: RawEnd[] = Array.isArray(raw?.metadata?.ibc_channels) ? raw.metadata.ibc_channels : [];
     for (const c of listed) {
       if (!isIcs721(c.port_id, c.version) || typeof c.channel_id !== 'string') continue;
+      const port = String(c.port_id);
+      // interwoven-1 lists its end towards a Wasm rollup with the rollup's contract port: a chain without
+      // CosmWasm binds ICS-721 to its nft-transfer module, so that port is the far end's.
+      const farPort = port.startsWith('wasm.') && byId.get(chainId)?.minitia !== 'miniwasm';
       put(chainId, {
         counterpartyChainId: String(c.chain_id),
-        portId: String(c.port_id),
+        portId: farPort ? 'nft-transfer' : port,
         channelId: c.channel_id,
+        ...(farPort ? { counterpartyPortId: port } : {}),
         version: String(c.version ?? 'ics721-1'),
       });
     }

@@ -30,6 +30,8 @@ export const bob = toBech32(
 export const NFT_L1 = 'nft-l1-1';
 export const NFT_EVM = 'nft-evm-1';
 export const NFT_WASM = 'nft-wasm-1';
+/** A Move rollup with no ICS-721 channel at all. */
+export const NFT_PLAIN = 'nft-plain-1';
 export const ICS721_CONTRACT = toBech32(
   'init',
   Uint8Array.from({ length: 32 }, (_, i) => i + 7),
@@ -103,6 +105,12 @@ export function writeNftRegistry(dir = mkdtempSync(join(tmpdir(), 'weft-nft-regi
       op_denoms: ['uinit'],
       minitia: { type: 'miniwasm', version: 'v1.0.0' },
       ibc_channels: [end(NFT_L1, WASM_PORT, 'channel-5', 'ics721-1')],
+    }),
+    chainJson(NFT_PLAIN, 'nftplain', {
+      op_bridge_id: '3',
+      op_denoms: ['uinit'],
+      minitia: { type: 'minimove', version: 'v1.0.0' },
+      ibc_channels: [],
     }),
   ];
   for (const chain of chains) {

@@ -7,6 +7,7 @@ import {
   bob,
   NFT_EVM,
   NFT_L1,
+  NFT_PLAIN,
   NFT_WASM,
   protos,
   writeNftRegistry,
@@ -129,7 +130,7 @@ describe('POST /nft', () => {
       status: 404,
       json: { code: 5, message: 'chain nope-1 is not supported', details: [] },
     });
-    const none = await post({ ...iwkBody, to_chain_id: NFT_WASM });
+    const none = await post({ ...iwkBody, to_chain_id: NFT_PLAIN });
     expect(none).toMatchObject({ status: 404, json: { code: 5, details: [] } });
     expect(none.json.message).toContain('ICS-721');
 
