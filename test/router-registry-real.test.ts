@@ -3,7 +3,7 @@ import { AminoTypes } from '@cosmjs/stargate';
 import { aminoConverters } from '@initia/amino-converter';
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { pino } from 'pino';
-import type { Hex } from 'viem';
+import { decodeFunctionData, getAddress, type Hex, parseAbi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toBech32 } from '../src/chain/address.js';
 import { deriveAccount } from '../src/devnet/keys.js';
@@ -33,8 +33,13 @@ import {
  */
 
 const aminoTypes = new AminoTypes(aminoConverters);
+/** minievm's ERC20Wrapper, as x/evm/contracts/erc20_wrapper/ERC20Wrapper.sol declares it. */
+const ERC20_WRAPPER = parseAbi([
+  'function approve(address spender, uint256 value) returns (bool)',
+  'function toRemoteAndOPWithdraw(string receiver, string localDenom, uint localAmount)',
+  'function toRemoteAndIBCTransfer(string localDenom, uint localAmount, string channel, string receiver, uint timeout, string memo)',
+]);
 const WALLET = deriveAccount({ seed: 'registry-real', index: 0, keyType: 'ethsecp256k1', prefix: 'init' });
-const AMOUNT = '1000000';
 /** A request that takes longer hangs. */
 const REQUEST_MS = 5_000;
 
@@ -81,7 +86,8 @@ describe.each(['mainnets', 'testnets'])('the router on the real initia-registry:
     source_asset_denom: source.base,
     dest_asset_chain_id: dest.chainId,
     dest_asset_denom: dest.base,
-    amount_in: AMOUNT,
+    // One whole token of the source.
+    amount_in: (10n ** BigInt(source.decimals)).toString(),
   });
 
   /** `/route`: a 200, or a JSON 4xx whose message says why; never a 5xx. Kept for the second round. */
@@ -166,10 +172,42 @@ describe.each(['mainnets', 'testnets'])('the router on the real initia-registry:
     const msgs = tx.msgs.map((m: any) =>
       aminoTypes.fromAmino({ type: aminoConverters[m.msg_type_url]!.aminoType, value: JSON.parse(m.msg) }),
     );
+    const [first, ...rest] = routed.operations;
+    const amount = (10n ** BigInt(pair.source.decimals)).toString();
+    const token = { denom: pair.source.base, amount };
+    const wrapped = pair.source.json.traces?.at(-1);
+    if (msgs.length === 2 && wrapped?.type === 'wrapped') {
+      // Out of minievm's ERC20Wrapper: the token approved to the trace's contract, then its toRemote call.
+      const wrapper = getAddress(wrapped.chain.contract);
+      const calls = msgs.map(({ value }: { value: any }) => ({
+        contract: getAddress(value.contractAddr),
+        ...decodeFunctionData({ abi: ERC20_WRAPPER, data: value.input }),
+      }));
+      expect(calls[0]).toEqual({
+        contract: getAddress(pair.source.json.address),
+        functionName: 'approve',
+        args: [wrapper, BigInt(amount)],
+      });
+      if (first.op_init_transfer) {
+        expect(calls[1]).toEqual({
+          contract: wrapper,
+          functionName: 'toRemoteAndOPWithdraw',
+          args: [addressOn(first.op_init_transfer.to_chain_id), pair.source.base, BigInt(amount)],
+        });
+        return;
+      }
+      const to = first.transfer.to_chain_id;
+      expect(calls[1]).toMatchObject({ contract: wrapper, functionName: 'toRemoteAndIBCTransfer' });
+      expect(calls[1]!.args!.slice(0, 4)).toEqual([
+        pair.source.base,
+        BigInt(amount),
+        transferChannel(fixture, pair.source.chainId, to),
+        addressOn(to),
+      ]);
+      return;
+    }
     expect(msgs).toHaveLength(1);
     const [{ typeUrl, value }] = msgs;
-    const [first, ...rest] = routed.operations;
-    const token = { denom: pair.source.base, amount: AMOUNT };
     if (first.transfer) {
       expect(typeUrl).toBe('/ibc.applications.transfer.v1.MsgTransfer');
       const to = first.transfer.to_chain_id;
@@ -208,12 +246,16 @@ describe.each(['mainnets', 'testnets'])('the router on the real initia-registry:
       expect(chain.ibcChannels.map((c) => c.channelId).sort()).toEqual(
         listed.map((c: any) => c.channel_id).sort(),
       );
-      // ICS-721 ends (`nft-transfer`, a `wasm.<ics721>` port) are NFT channels, never fungible edges.
-      const nft = (fixture.chains.get(chain.chainId).metadata.ibc_channels ?? []).filter(
+      // ICS-721 ends (`nft-transfer`, a `wasm.<ics721>` port) are NFT channels, never fungible edges. A
+      // chain without CosmWasm has its end at nft-transfer, whatever contract port its chain.json lists.
+      const json = fixture.chains.get(chain.chainId);
+      const nft = (json.metadata.ibc_channels ?? []).filter(
         (c: any) => c.port_id !== 'transfer' && fixture.chains.has(c.chain_id),
       );
+      const ownPort = (port: string) =>
+        port.startsWith('wasm.') && json.metadata.minitia?.type !== 'miniwasm' ? 'nft-transfer' : port;
       expect(chain.nftChannels.map((c) => `${c.portId} ${c.channelId}`).sort()).toEqual(
-        nft.map((c: any) => `${c.port_id} ${c.channel_id}`).sort(),
+        nft.map((c: any) => `${ownPort(c.port_id)} ${c.channel_id}`).sort(),
       );
     }
   });

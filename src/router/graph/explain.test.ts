@@ -225,16 +225,35 @@ describe('routes on the real registry’s shapes', () => {
     );
   });
 
-  it('says a wrapped token is not unwrapped', async () => {
-    await expect(
-      route({
-        sourceChainId: EVM,
-        sourceDenom: `evm/${ERC20.slice(2)}`,
-        destChainId: L1,
-        destDenom: 'uinit',
-      }),
-    ).rejects.toThrow(
-      /wraps l2\/[0-9a-f]{64} \(by 0xB24905344757Bf9CE80442fE1245A9019ee2d749, Decimal Wrapper\): routes convert into a wrapped token only in the hook of an OPinit deposit from the L1, and never unwrap one$/,
+  it("withdraws out of a Decimal Wrapper token with toRemoteAndOPWithdraw, its amount back in the coin's 6 decimals", async () => {
+    const plan = await route({
+      sourceChainId: EVM,
+      sourceDenom: `evm/${ERC20.slice(2)}`,
+      destChainId: L1,
+      destDenom: 'uinit',
+      amountIn: 2_500_000_000_000_123n,
+    });
+    expect(plan.hops).toMatchObject([
+      {
+        hop: {
+          kind: 'op_withdraw',
+          denomOut: 'uinit',
+          unwrap: {
+            kind: 'to_remote',
+            wrapper: '0xB24905344757Bf9CE80442fE1245A9019ee2d749',
+            token: ERC20,
+            localDecimals: 18,
+            remoteDecimals: 6,
+          },
+        },
+        // The wrapper drops the dust below the coin's decimals.
+        amountIn: 2_500_000_000_000_123n,
+        amountOut: 2_500n,
+      },
+    ]);
+    // Into a rollup from the wrapper: a withdrawal, then a deposit: two transactions.
+    await expect(route({ sourceChainId: EVM, sourceDenom: `evm/${ERC20.slice(2)}` })).rejects.toThrow(
+      /it takes 2 transactions \(an OPinit withdrawal to l1-1, then an OPinit deposit into/,
     );
   });
 

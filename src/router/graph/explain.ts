@@ -71,13 +71,13 @@ export function noRouteReason(graph: HopGraph, source: Place, dest: Place): stri
   const destAsset = registry.asset(dest.chainId, dest.denom);
   const sourceSteps = sourceAsset ? lineage(sourceAsset) : [];
   const destSteps = destAsset ? lineage(destAsset) : [];
-  for (const [place, own] of [
-    [source, ownSteps(sourceSteps, destSteps)],
-    [dest, ownSteps(destSteps, sourceSteps)],
+  for (const [place, own, direction] of [
+    [source, ownSteps(sourceSteps, destSteps), 'out'],
+    [dest, ownSteps(destSteps, sourceSteps), 'in'],
   ] as const) {
     // The step nearest the asset first: it is the one a route would have to retrace first.
     for (const step of [...own].reverse()) {
-      const blocker = stepBlocker(registry, step, `${place.denom} on ${place.chainId}`);
+      const blocker = stepBlocker(registry, step, `${place.denom} on ${place.chainId}`, direction);
       if (blocker) return blocker;
     }
   }

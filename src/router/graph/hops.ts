@@ -42,13 +42,41 @@ export type DepositHook =
       localDecimals: number;
     };
 
+/**
+ * The conversion back, in the source tx before a withdrawal or an IBC send of a wrapped token on a minievm
+ * rollup, signed by its holder:
+ *
+ * - `unwrap`: `unwrap(amount)` of a 1:1 wrapper (the devnet's CoinWrapper), then the hop's own msg with the
+ *   coin it paid out;
+ * - `to_remote`: minievm's ERC20Wrapper (`Decimal Wrapper`), whose `toRemoteAndOPWithdraw` and
+ *   `toRemoteAndIBCTransfer` take the local token (approved to it first), scale it back to the coin's
+ *   decimals and send the coin themselves, from the wrapper's account.
+ */
+export type Unwrap =
+  | { kind: 'unwrap'; wrapper: string; underlying: string }
+  | {
+      kind: 'to_remote';
+      wrapper: string;
+      underlying: string;
+      /** The local ERC20 the wrapper takes back. */
+      token: string;
+      localDecimals: number;
+      remoteDecimals: number;
+    };
+
 /** The registry's name of minievm's ERC20Wrapper in `wrapped` traces. */
 const DECIMAL_WRAPPER = 'Decimal Wrapper';
 
 export type Hop =
-  | (HopBase & { kind: 'ibc'; channel: string; counterpartyChannel: string; trace: IbcTrace })
+  | (HopBase & {
+      kind: 'ibc';
+      channel: string;
+      counterpartyChannel: string;
+      trace: IbcTrace;
+      unwrap?: Unwrap;
+    })
   | (HopBase & { kind: 'op_deposit'; bridgeId: string; hook?: DepositHook })
-  | (HopBase & { kind: 'op_withdraw'; bridgeId: string })
+  | (HopBase & { kind: 'op_withdraw'; bridgeId: string; unwrap?: Unwrap })
   | (HopBase & { kind: 'oft'; source: OmnichainEndpoint; destination: OmnichainEndpoint });
 
 /** The edges of the (chain, denom) graph, computed from the registry once. */
@@ -112,6 +140,57 @@ export function createHopGraph(registry: RouterRegistry): HopGraph {
       localDecimals: asset.decimals,
     };
   }
+  /** The conversion out of `asset` when it is a token of a minievm rollup wrapping a coin of that chain. */
+  function unwrapOf(asset: RouterAsset | undefined): Unwrap | undefined {
+    const wraps = asset?.wraps;
+    const contract = wraps?.contract ?? asset?.tokenContract;
+    if (!asset || !wraps || wraps.chainId !== asset.chainId || !contract || !asset.tokenContract)
+      return undefined;
+    if (registry.chain(asset.chainId)?.minitia !== 'minievm') return undefined;
+    if (wraps.provider !== DECIMAL_WRAPPER)
+      return { kind: 'unwrap', wrapper: contract, underlying: wraps.denom };
+    // The coin's decimals: listed, or those of what the step before the wrapping brought (an L1 denom
+    // deposited, a voucher's origin).
+    const before = asset.traces.at(-2);
+    const remoteDecimals =
+      registry.asset(asset.chainId, wraps.denom)?.decimals ??
+      (before?.fromChainId ? registry.asset(before.fromChainId, before.fromDenom)?.decimals : undefined);
+    if (remoteDecimals === undefined) return undefined;
+    return {
+      kind: 'to_remote',
+      wrapper: contract,
+      underlying: wraps.denom,
+      token: asset.tokenContract,
+      localDecimals: asset.decimals,
+      remoteDecimals,
+    };
+  }
+
+  /** Where the coin a token wraps is: listed, or (an unlisted voucher) as the token's own ibc trace says. */
+  function coinPlace(asset: RouterAsset, denom: string): Place | undefined {
+    const listed = place(asset.chainId, denom);
+    if (listed || !denom.startsWith('ibc/')) return listed;
+    for (const step of asset.traces) {
+      if (step.kind !== 'ibc' || !step.path) continue;
+      const trace = parseIbcPath(step.path);
+      if (ibcDenomOf(trace) === denom) return { chainId: asset.chainId, denom, trace };
+    }
+    return undefined;
+  }
+
+  /** Out of a wrapped token: the withdrawal and IBC hops of the coin it wraps, each converting back first. */
+  function unwrapHops(chain: RouterChain, at: Place): Array<{ hop: Hop; to: Place }> {
+    const asset = registry.asset(chain.chainId, at.denom);
+    const unwrap = unwrapOf(asset);
+    const coin = unwrap && coinPlace(asset!, unwrap.underlying);
+    if (!unwrap || !coin) return [];
+    return hopsFrom(coin).flatMap(({ hop, to }) =>
+      hop.kind === 'op_withdraw' || hop.kind === 'ibc'
+        ? [{ hop: { ...hop, denomIn: at.denom, unwrap }, to }]
+        : [],
+    );
+  }
+
   const members = registry.chains.filter((c) => c.omnichain);
   const memberByEid = new Map(members.map((c) => [c.omnichain!.eid, c]));
 
@@ -163,7 +242,7 @@ export function createHopGraph(registry: RouterRegistry): HopGraph {
   function hopsFrom(at: Place): Array<{ hop: Hop; to: Place }> {
     const chain = registry.chain(at.chainId);
     if (!chain) return [];
-    const out = ibcHops(chain, at);
+    const out = [...ibcHops(chain, at), ...unwrapHops(chain, at)];
     if (chain.isL1) {
       for (const { rollup, denomOut } of deposits.get(at.denom) ?? []) {
         const deposit = {

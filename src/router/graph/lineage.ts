@@ -80,6 +80,8 @@ export function stepBlocker(
   registry: RouterRegistry,
   step: LineageStep,
   subject: string,
+  /** `out`: the step is retraced away from the asset (a source's history); `in`: towards it. */
+  direction: 'out' | 'in',
 ): string | undefined {
   const { trace } = step;
   const outside = [step.from, step.to].find((id) => !registry.chain(id));
@@ -90,8 +92,9 @@ export function stepBlocker(
       ? subject
       : `${subject} is ${step.toDenom} of ${step.to}, which`;
   const by = `${trace.contract ?? 'a contract'}${trace.provider ? `, ${trace.provider}` : ''}`;
-  if (trace.kind === 'wrapped')
-    return `${holds} wraps ${trace.fromDenom} (by ${by}): routes convert into a wrapped token only in the hook of an OPinit deposit from the L1, and never unwrap one`;
+  // Out of a wrapper, a route unwraps in its source tx (graph/hops.ts); into one, only a deposit's hook wraps.
+  if (trace.kind === 'wrapped' && direction === 'in')
+    return `${holds} wraps ${trace.fromDenom} (by ${by}): routes convert into a wrapped token only in the hook of an OPinit deposit from the L1`;
   if (!FOLLOWED_TRACES.has(trace.kind))
     return `${holds} is a ${trace.kind} form of ${trace.fromDenom} on ${step.from}${trace.provider ? ` (${trace.provider})` : ''}: routes follow only IBC, OPinit and wrapped tokens`;
   return undefined;

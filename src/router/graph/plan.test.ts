@@ -287,7 +287,7 @@ describe('a deposit whose hook wraps what arrives', () => {
     expect(wasm.hops[0]!.hop).not.toHaveProperty('hook');
   });
 
-  it('offers no other way to the wrapper, and none out of it', async () => {
+  it('offers no other way to the wrapper; out of it, the withdrawal unwraps first', async () => {
     const wrapper = wrapperOf();
     await expect(
       planRoute(graph, facts, query({ destDenom: wrapper.denom, bridges: ['IBC'] })),
@@ -300,13 +300,30 @@ describe('a deposit whose hook wraps what arrives', () => {
         query({ sourceChainId: EVM, sourceDenom: l2DenomOf('1', 'uinit'), destDenom: wrapper.denom }),
       ),
     ).rejects.toBeInstanceOf(NoRouteError);
-    await expect(
-      planRoute(
-        graph,
-        facts,
-        query({ sourceChainId: EVM, sourceDenom: wrapper.denom, destChainId: L1, destDenom: 'uinit' }),
-      ),
-    ).rejects.toBeInstanceOf(NoRouteError);
+    // Out of it: the withdrawal unwraps first, in the same tx.
+    const out = await planRoute(
+      graph,
+      facts,
+      query({
+        sourceChainId: EVM,
+        sourceDenom: wrapper.denom,
+        destChainId: L1,
+        destDenom: 'uinit',
+        amountIn: 5n,
+      }),
+    );
+    expect(out.hops).toMatchObject([
+      {
+        hop: {
+          kind: 'op_withdraw',
+          denomIn: wrapper.denom,
+          denomOut: 'uinit',
+          unwrap: { kind: 'unwrap', underlying: l2DenomOf('1', 'uinit') },
+        },
+        amountIn: 5n,
+        amountOut: 5n,
+      },
+    ]);
   });
 
   it("asks the rollup for the deposited coin's ERC20, which the hook approves to the wrapper", async () => {

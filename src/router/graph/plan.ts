@@ -92,7 +92,8 @@ export function findPaths(graph: HopGraph, source: Place, dest: Place): Hop[][] 
 
 /**
  * How a hop changes the amount's unit: OFT amounts travel in shared decimals (local dust below them is
- * not sent); a deposit whose hook converts with minievm's ERC20Wrapper pays out in the token's decimals.
+ * not sent); a deposit whose hook converts with minievm's ERC20Wrapper pays out in the token's decimals,
+ * and a withdrawal or send out of such a token in the coin's (the wrapper drops the dust below them).
  */
 function hopScale(hop: Hop): { down: bigint; up: bigint; why: string } | undefined {
   if (hop.kind === 'oft')
@@ -101,6 +102,14 @@ function hopScale(hop: Hop): { down: bigint; up: bigint; why: string } | undefin
       up: 10n ** BigInt(hop.destination.decimals - hop.destination.sharedDecimals),
       why: "the OFT's shared decimals",
     };
+  if ((hop.kind === 'op_withdraw' || hop.kind === 'ibc') && hop.unwrap?.kind === 'to_remote') {
+    const { localDecimals: from, remoteDecimals: to } = hop.unwrap;
+    return {
+      down: 10n ** BigInt(Math.max(0, from - to)),
+      up: 10n ** BigInt(Math.max(0, to - from)),
+      why: `the Decimal Wrapper turns ${from} decimals back into ${to}`,
+    };
+  }
   if (hop.kind === 'op_deposit' && hop.hook?.kind === 'to_local') {
     const { remoteDecimals: from, localDecimals: to } = hop.hook;
     return {

@@ -6,6 +6,7 @@ import type { ChainAddress } from './addresses.js';
 import { aminoMsg, type CosmosMsg } from './amino.js';
 import { oftTx } from './oft.js';
 import { checkedOpHook } from './op-hook.js';
+import { type IbcSend, unwrapThen } from './unwrap.js';
 
 /** How long each forwarded hop of a multi-hop IBC transfer may take before it times out (PFM `timeout`). */
 const FORWARD_TIMEOUT = '10m';
@@ -93,18 +94,25 @@ export async function buildMsgs(
         planned.slice(1).map((p) => p.hop),
         addressOn,
       );
-      return cosmos(
+      const send: IbcSend = {
+        channel: hop.channel,
+        receiver: addressOn(hop.to).bech32!,
+        timeoutNs: BigInt(startMs + options.timeoutSeconds * 1000) * 1_000_000n,
+        memo: memo ? JSON.stringify(memo) : '',
+      };
+      const transfer = (denom: string, amount: bigint) =>
         aminoMsg('/ibc.applications.transfer.v1.MsgTransfer', {
           sourcePort: 'transfer',
-          sourceChannel: hop.channel,
-          token: { denom: hop.denomIn, amount: String(first.amountIn) },
+          sourceChannel: send.channel,
+          token: { denom, amount: String(amount) },
           sender: sender.bech32,
-          receiver: addressOn(hop.to).bech32,
+          receiver: send.receiver,
           timeoutHeight: { revisionNumber: 0n, revisionHeight: 0n },
-          timeoutTimestamp: BigInt(startMs + options.timeoutSeconds * 1000) * 1_000_000n,
-          memo: memo ? JSON.stringify(memo) : '',
-        }),
-      );
+          timeoutTimestamp: send.timeoutNs,
+          memo: send.memo,
+        });
+      if (!hop.unwrap) return cosmos(transfer(hop.denomIn, first.amountIn));
+      return cosmos(...unwrapThen(hop.unwrap, sender, hop.denomIn, first.amountIn, transfer, { ibc: send }));
     }
     case 'op_deposit': {
       const recipient = addressOn(hop.to);
@@ -132,14 +140,19 @@ export async function buildMsgs(
         }),
       );
     }
-    case 'op_withdraw':
-      return cosmos(
+    case 'op_withdraw': {
+      const to = addressOn(hop.to).bech32!;
+      const withdraw = (denom: string, amount: bigint) =>
         aminoMsg('/opinit.opchild.v1.MsgInitiateTokenWithdrawal', {
           sender: sender.bech32,
-          to: addressOn(hop.to).bech32,
-          amount: { denom: hop.denomIn, amount: String(first.amountIn) },
-        }),
+          to,
+          amount: { denom, amount: String(amount) },
+        });
+      if (!hop.unwrap) return cosmos(withdraw(hop.denomIn, first.amountIn));
+      return cosmos(
+        ...unwrapThen(hop.unwrap, sender, hop.denomIn, first.amountIn, withdraw, { withdrawTo: to }),
       );
+    }
     case 'oft': {
       const amountLD = first.amountIn;
       const dust = amountLD % 10n ** BigInt(hop.source.decimals - hop.source.sharedDecimals);
