@@ -25,7 +25,8 @@ import { bankBalance, decode, sendEvmTx, signAndBroadcast } from './router-walle
  * signed in SIGN_MODE_EIP_191 on the rollup (fee `{amount: [], gas: "1"}`, memo "", the account's current
  * sequence) → `/msgs` with `signed_op_hook` → the deposit signed the same way on the L1 → tracked to
  * `STATE_COMPLETED_SUCCESS`, the recipient holding `amount_out` more of the wrapper token. A hook signed
- * with a wrong sequence ends `STATE_COMPLETED_ERROR`. The wallet's account on the rollup exists
+ * with a wrong sequence ends `STATE_COMPLETED_ERROR`. Out of the wrapper, the way back to the L1 is one
+ * rollup tx: `unwrap` then the withdrawal of the coin it pays out. The wallet's account on the rollup exists
  * beforehand; a first-time user's is `router-op-hook-accounts.test.ts`'s.
  */
 
@@ -282,5 +283,73 @@ describe('a deposit whose op hook wraps what arrives', () => {
     // The deposit is credited as the bridged coin, unwrapped.
     expect(await wrapped()).toBe(before);
     expect(await bankBalance(evm, recipient.address, l2)).toBe(BigInt(routed.amount_out));
+  }, 90_000);
+});
+
+describe('out of the wrapper', () => {
+  it('unwraps and withdraws to the L1 in one rollup tx, signed by the holder and tracked from the rollup', async () => {
+    const held = await wrapped();
+    expect(held).toBeGreaterThanOrEqual(100_000n);
+    const coinBefore = await bankBalance(evm, recipient.address, l2);
+    const request = {
+      source_asset_denom: wrapper.denom,
+      source_asset_chain_id: evm.chain.info.chainId,
+      dest_asset_denom: 'uinit',
+      dest_asset_chain_id: l1.chain.info.chainId,
+      amount_in: '100000',
+    };
+    const routed = await postJson('/v2/fungible/route', request);
+    expect(routed.status, JSON.stringify(routed.json)).toBe(200);
+    expect(routed.json).toMatchObject({ amount_out: '100000', required_op_hook: false });
+    expect(routed.json.operations).toMatchObject([
+      {
+        op_init_transfer: { denom_in: wrapper.denom, denom_out: 'uinit', to_chain_id: l1.chain.info.chainId },
+      },
+    ]);
+    const built = await postJson('/v2/fungible/msgs', {
+      ...request,
+      amount_out: routed.json.amount_out,
+      address_list: [recipient.address, recipient.address],
+      operations: routed.json.operations,
+      slippage_tolerance_percent: '1',
+    });
+    expect(built.status, JSON.stringify(built.json)).toBe(200);
+    const msgs = built.json.txs[0].cosmos_tx.msgs.map(decode);
+    // unwrap(100000) on the wrapper, then the withdrawal of the coin it paid out.
+    expect(msgs).toMatchObject([
+      {
+        typeUrl: '/minievm.evm.v1.MsgCall',
+        value: { sender: recipient.address, contractAddr: wrapper.contract },
+      },
+      {
+        typeUrl: '/opinit.opchild.v1.MsgInitiateTokenWithdrawal',
+        value: { sender: recipient.address, to: recipient.address, amount: { denom: l2, amount: '100000' } },
+      },
+    ]);
+    // The rollup's fee, in its own fee denom, which the holder gets first (a wallet pays its own).
+    const gas = 600_000;
+    await sendEvmTx(evm.urls.jsonRpc!, evm.accounts[0]!, {
+      chain_id: String(evm.chain.info.evmChainId),
+      to: recipient.hexAddress as Hex,
+      data: '',
+      value: String(Math.ceil(gas * evm.chain.info.minGasPrice)),
+    });
+    const hash = await signAndBroadcastEip191(evm, recipient, msgs, gas);
+    const chainId = evm.chain.info.chainId;
+    expect((await postJson('/v2/tx/track', { tx_hash: hash, chain_id: chainId })).status).toBe(200);
+    // The withdrawal waits for its claim on the L1 (router-e2e-settle.test.ts walks one to the end).
+    const pending = await until('the withdrawal tracked', async () => {
+      const answer = (await (
+        await fetch(`${url}/v2/tx/status?tx_hash=${hash}&chain_id=${chainId}`)
+      ).json()) as any;
+      return answer.transfer_sequence?.[0]?.op_init_transfer && answer;
+    });
+    expect(pending).toMatchObject({ state: 'STATE_PENDING' });
+    expect(pending.transfer_sequence[0].op_init_transfer).toMatchObject({
+      from_chain_id: chainId,
+      to_chain_id: l1.chain.info.chainId,
+    });
+    expect(await wrapped()).toBe(held - 100_000n);
+    expect(await bankBalance(evm, recipient.address, l2)).toBe(coinBefore);
   }, 90_000);
 });
