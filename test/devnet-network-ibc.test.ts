@@ -137,6 +137,9 @@ describe('ICS-20 in the full network', () => {
       ['weft-l1-1', 'channel-1', 'weft-move-1', 'channel-0'],
       ['weft-l1-1', 'channel-2', 'weft-wasm-1', 'channel-0'],
       ['weft-l1-1', 'channel-3', 'weft-cosmos-1', 'channel-0'],
+      // ICS-721: the L1's nft-transfer module to the Move rollup's and to the Wasm rollup's ics721 contract.
+      ['weft-l1-1', 'channel-4', 'weft-move-1', 'channel-1'],
+      ['weft-l1-1', 'channel-5', 'weft-wasm-1', 'channel-1'],
     ]);
     const relayers = (await control('weft_relayers', [])) as Array<{ name: string }>;
     expect(relayers.map((r) => r.name)).toContain('ibc');
@@ -167,7 +170,16 @@ describe('ICS-20 in the full network', () => {
       { chain_id: 'weft-move-1', port_id: 'transfer', channel_id: 'channel-1', version: 'ics20-1' },
       { chain_id: 'weft-wasm-1', port_id: 'transfer', channel_id: 'channel-2', version: 'ics20-1' },
       { chain_id: 'weft-cosmos-1', port_id: 'transfer', channel_id: 'channel-3', version: 'ics20-1' },
+      { chain_id: 'weft-move-1', port_id: 'nft-transfer', channel_id: 'channel-4', version: 'ics721-1' },
+      { chain_id: 'weft-wasm-1', port_id: 'nft-transfer', channel_id: 'channel-5', version: 'ics721-1' },
     ]);
+    const wasmEntry = JSON.parse(readFileSync(join(registry, 'weftwasm', 'chain.json'), 'utf8')) as ChainJson;
+    expect(wasmEntry.metadata.ibc_channels?.[1]).toMatchObject({
+      chain_id: 'weft-l1-1',
+      port_id: expect.stringMatching(/^wasm\.init1[0-9a-z]{58}$/),
+      channel_id: 'channel-1',
+      version: 'ics721-1',
+    });
     const assets = JSON.parse(readFileSync(join(registry, 'weftmove', 'assetlist.json'), 'utf8')) as {
       assets: Array<{ base: string; traces?: Array<{ chain: { path: string } }> }>;
     };

@@ -1,4 +1,5 @@
 import { MsgExecuteContract, MsgInstantiateContract } from '@initia/initia.proto/cosmwasm/wasm/v1/tx.js';
+import { MsgTransfer as MsgNftTransfer } from '@initia/initia.proto/ibc/applications/nft_transfer/v1/tx.js';
 import { MsgTransfer } from '@initia/initia.proto/ibc/applications/transfer/v1/tx.js';
 import {
   MsgAcknowledgement,
@@ -53,6 +54,7 @@ const codecs = new Map<string, ProtoCodec>([
   ['/ibc.core.channel.v1.MsgAcknowledgement', codec(MsgAcknowledgement)],
   ['/ibc.core.channel.v1.MsgTimeout', codec(MsgTimeout)],
   ['/ibc.applications.transfer.v1.MsgTransfer', codec(MsgTransfer)],
+  ['/ibc.applications.nft_transfer.v1.MsgTransfer', codec(MsgNftTransfer)],
   ['/opinit.opchild.v1.MsgFinalizeTokenDeposit', codec(MsgFinalizeTokenDeposit)],
   ['/opinit.opchild.v1.MsgInitiateTokenWithdrawal', codec(MsgInitiateTokenWithdrawal)],
   ['/opinit.ophost.v1.MsgInitiateTokenDeposit', codec(MsgInitiateTokenDeposit)],

@@ -5,6 +5,7 @@ import { createStoreBank } from './bank/store-bank.js';
 import { createFileBlockStore, createMemoryBlockStore } from './block-store.js';
 import { type Chain, type ChainOptions, createChain } from './chain.js';
 import { blockTime } from './comet-json.js';
+import type { NftAppVm } from './ibc/nft/app.js';
 import { type DevAccount, deriveAccount, deriveAccounts, deriveValidatorKey, type KeyType } from './keys.js';
 import type { CheckTxResult } from './node.js';
 import { type Auth, createAuth } from './state/auth.js';
@@ -73,6 +74,8 @@ export interface VmParts {
   extensions?: ChainOptions['extensions'];
   hooks?: ChainOptions['hooks'];
   sendEthTx?: (raw: Uint8Array) => Promise<string>;
+  /** What ICS-721 moves on this chain, when the network links it over nft-transfer. */
+  ics721?: NftAppVm;
 }
 
 export type PartsOf = (base: VmBase) => Promise<VmParts> | VmParts;

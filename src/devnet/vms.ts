@@ -33,6 +33,10 @@ export async function vmParts(vm: VmType, input: VmPartsInput): Promise<VmParts>
   }
 }
 
+/** The ICS-721 contract of a Wasm rollup; its IBC port is `wasm.<address>`. */
+export const ics721Contract = (chainId: string, prefix: string) =>
+  toBech32(prefix, sha256(new TextEncoder().encode(`${chainId}/ics721`)));
+
 function moveParts(input: VmPartsInput): VmParts {
   const { info, store, auth, accounts, relayer } = input;
   const moveNft = createMoveNftModule({ prefix: info.bech32Prefix, store, auth });
@@ -51,6 +55,7 @@ function moveParts(input: VmPartsInput): VmParts {
       ...(input.omnichain ? [omnichainMovePlan({ setup: input.omnichain, accounts })] : []),
     ],
     extensions: { move: omnichain ? omnichain.node(moveNft.node) : moveNft.node },
+    ics721: { kind: 'move', move: moveNft.executor },
     ...(omnichain ? { genesis: (ctx) => omnichain.genesis(ctx, accounts) } : {}),
   };
 }
@@ -64,8 +69,7 @@ function wasmParts(input: VmPartsInput): VmParts {
     bank,
     blockTimeNanos: input.blockTimeNanos,
   });
-  // The ICS-721 contract of the rollup; its IBC port is `wasm.<address>`.
-  const ics721 = toBech32(info.bech32Prefix, sha256(new TextEncoder().encode(`${info.chainId}/ics721`)));
+  const ics721 = ics721Contract(info.chainId, info.bech32Prefix);
   const nftTransfer = createNftTransferModule({
     vm: 'wasm',
     prefix: info.bech32Prefix,
@@ -77,5 +81,6 @@ function wasmParts(input: VmPartsInput): VmParts {
     modules: [cw721.module, nftTransfer.module],
     plans: [cw721Plan(accounts), nftReceivePlan({ relayer, accounts, destinationPort: nftTransfer.port })],
     extensions: { wasm: cw721.node },
+    ics721: { kind: 'wasm', wasm: cw721.keeper, ics721 },
   };
 }

@@ -1,7 +1,11 @@
 import { deriveAccount, type KeyType } from '../keys.js';
 import type { NetworkModule } from '../network/modules.js';
 import type { ChainPlan } from '../network/plan.js';
-import { type ChainRef, type ChannelPlan, planChannels } from './network.js';
+import { ics721Contract } from '../vms.js';
+import { type ChainRef, type ChannelPlan, type LinkApp, planChannels } from './network.js';
+import { NFT_VERSION } from './nft/app.js';
+import { ics721Modules } from './nft/network.js';
+import { NFT_TRANSFER_PORT } from './packet.js';
 import { withIbc } from './setup.js';
 
 /**
@@ -15,7 +19,15 @@ export const prefixOf = (plan: ChainPlan) => (plan.role === 'external-cosmos' ? 
 
 const refOf = (plan: ChainPlan): ChainRef => ({ chainId: plan.chainId, prefix: prefixOf(plan) });
 
-/** The network's transfer channels; none without an L1 (the rollups-only devnet has no IBC). */
+/** The port of a chain's ICS-721 app: the nft-transfer module, or a Wasm rollup's ics721 contract. */
+export const nftPortOf = (plan: ChainPlan) =>
+  plan.vm === 'wasm' ? `wasm.${ics721Contract(plan.chainId, prefixOf(plan))}` : NFT_TRANSFER_PORT;
+
+/**
+ * The network's channels; none without an L1 (the rollups-only devnet has no IBC). Transfer channels
+ * first (the L1 to each rollup, then to the external chain), then ICS-721 channels from the L1 to the Move
+ * and Wasm rollups, so the transfer channels keep their ids.
+ */
 export function networkChannels(network: readonly ChainPlan[]): ChannelPlan {
   const l1 = network.find((p) => p.role === 'l1');
   if (!l1) return planChannels([]);
@@ -23,7 +35,15 @@ export function networkChannels(network: readonly ChainPlan[]): ChannelPlan {
     ...network.filter((p) => p.role === 'rollup'),
     ...network.filter((p) => p.role === 'external-cosmos'),
   ];
-  return planChannels(others.map((other) => [refOf(l1), refOf(other)]));
+  const nft = network.filter((p) => p.role === 'rollup' && (p.vm === 'move' || p.vm === 'wasm'));
+  return planChannels([
+    ...others.map((other): [ChainRef, ChainRef] => [refOf(l1), refOf(other)]),
+    ...nft.map((rollup): [ChainRef, ChainRef, LinkApp] => [
+      refOf(l1),
+      refOf(rollup),
+      { ports: [NFT_TRANSFER_PORT, nftPortOf(rollup)], version: NFT_VERSION },
+    ]),
+  ]);
 }
 
 /**
@@ -47,8 +67,12 @@ export const ibcModule: NetworkModule = {
     const bank = base.own.bank ?? base.bank;
     const parts = withIbc(base, { modules: [], plans: [], bank }, { channels });
     const relayer = ibcRelayerAccount(base.seed, base.accounts[0]!.keyType, base.info.bech32Prefix);
+    const nft = channels.some((c) => c.version === NFT_VERSION) ? base.own.ics721 : undefined;
+    const nftModules = nft
+      ? ics721Modules(parts.ibc.core, nftPortOf(base.plan), base, nft, base.plan.role === 'l1')
+      : [];
     return {
-      modules: parts.modules,
+      modules: [...parts.modules, ...nftModules],
       plans: parts.plans,
       async genesis(ctx) {
         await parts.genesis?.(ctx);

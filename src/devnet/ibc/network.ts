@@ -13,8 +13,15 @@ export interface ChainRef {
 }
 
 export interface PlannedLink {
-  a: { chainId: string; channelId: string; connectionId: string; clientId: string };
-  b: { chainId: string; channelId: string; connectionId: string; clientId: string };
+  a: { chainId: string; channelId: string; connectionId: string; clientId: string; port: string };
+  b: { chainId: string; channelId: string; connectionId: string; clientId: string; port: string };
+  version: string;
+}
+
+/** The application a link carries: ICS-20 `transfer` by default, or ICS-721 with each end's port. */
+export interface LinkApp {
+  ports: [string, string];
+  version: string;
 }
 
 export interface ChannelPlan {
@@ -23,7 +30,7 @@ export interface ChannelPlan {
   channels: Map<string, IbcChannelConfig[]>;
 }
 
-export function planChannels(links: Array<[ChainRef, ChainRef]>): ChannelPlan {
+export function planChannels(links: Array<[ChainRef, ChainRef, LinkApp?]>): ChannelPlan {
   const next = new Map<string, number>();
   const take = (chainId: string) => {
     const n = next.get(chainId) ?? 0;
@@ -39,17 +46,23 @@ export function planChannels(links: Array<[ChainRef, ChainRef]>): ChannelPlan {
   const add = (chainId: string, config: IbcChannelConfig) =>
     channels.set(chainId, [...(channels.get(chainId) ?? []), config]);
   const planned: PlannedLink[] = [];
-  for (const [left, right] of links) {
-    const a = take(left.chainId);
-    const b = take(right.chainId);
-    planned.push({ a, b });
+  for (const [left, right, app] of links) {
+    const [portA, portB] = app?.ports ?? [TRANSFER_PORT, TRANSFER_PORT];
+    const version = app?.version ?? TRANSFER_VERSION;
+    const a = { ...take(left.chainId), port: portA };
+    const b = { ...take(right.chainId), port: portB };
+    planned.push({ a, b, version });
     add(left.chainId, {
       channelId: a.channelId,
-      counterparty: { chainId: b.chainId, channelId: b.channelId, prefix: right.prefix },
+      port: portA,
+      version,
+      counterparty: { chainId: b.chainId, channelId: b.channelId, prefix: right.prefix, port: portB },
     });
     add(right.chainId, {
       channelId: b.channelId,
-      counterparty: { chainId: a.chainId, channelId: a.channelId, prefix: left.prefix },
+      port: portB,
+      version,
+      counterparty: { chainId: a.chainId, channelId: a.channelId, prefix: left.prefix, port: portA },
     });
   }
   return { links: planned, channels };
@@ -68,10 +81,10 @@ export function registryIbcFile(link: PlannedLink, nameOf: (chainId: string) => 
     chain_2: side(link.b),
     channels: [
       {
-        chain_1: { channel_id: link.a.channelId, port_id: TRANSFER_PORT },
-        chain_2: { channel_id: link.b.channelId, port_id: TRANSFER_PORT },
+        chain_1: { channel_id: link.a.channelId, port_id: link.a.port },
+        chain_2: { channel_id: link.b.channelId, port_id: link.b.port },
         ordering: 'unordered',
-        version: TRANSFER_VERSION,
+        version: link.version,
         tags: { status: 'live', preferred: true },
       },
     ],

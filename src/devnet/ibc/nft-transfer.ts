@@ -1,13 +1,9 @@
 import type { Packet } from '@initia/initia.proto/ibc/core/channel/v1/channel.js';
 import { MsgRecvPacketResponse } from '@initia/initia.proto/ibc/core/channel/v1/tx.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { fromBech32 } from '../../chain/address.js';
-import { bcs } from '../../chain/bcs.js';
 import { decodeAny } from '../../chain/registry.js';
 import { appendMsgIndex, event } from '../events.js';
-import { collectionAddress, padMoveAddress, STD_ADDRESS } from '../move/address.js';
 import type { MoveExecutor } from '../move/executor.js';
-import { moveState } from '../move/state.js';
 import type { Auth } from '../state/auth.js';
 import { type AbciEvent, type MsgModule, type TxContext, TxError } from '../types.js';
 import { CW721_CODE_ID, type WasmKeeper } from '../wasm/keeper.js';
@@ -20,6 +16,7 @@ import {
   toErrorEvents,
   writeAckEvents,
 } from './channel.js';
+import { type PacketData, receiveVoucherOnMove, receiveVoucherOnWasm } from './nft/receive.js';
 import {
   decodePacketData,
   MSG_RECV_PACKET,
@@ -62,8 +59,6 @@ export interface NftTransfer {
   localClassName(channel: string, classId: string): string;
 }
 
-type PacketData = ReturnType<typeof decodePacketData>;
-
 // MsgRecvPacketResponse.result values (ResponseResultType).
 const RESULT_NOOP = 1;
 const RESULT_SUCCESS = 2;
@@ -71,51 +66,6 @@ const RESULT_SUCCESS = 2;
 const DEFAULT_CHANNELS: Record<string, ChannelEnd> = {
   'channel-0': { connectionId: 'connection-0', ordering: 'ORDER_UNORDERED' },
 };
-
-/** nft-transfer `ValidateBasic` of the packet data. */
-function validatePacketData(d: PacketData): void {
-  if (d.sender.trim() === '') throw new TxError('sdk', 7, 'sender address cannot be blank: invalid address');
-  if (d.receiver.trim() === '')
-    throw new TxError('sdk', 7, 'receiver address cannot be blank: invalid address');
-  if (d.classId.trim() === '') {
-    throw new TxError('nft-transfer', 5, 'invalid zero length class id: invalid class id');
-  }
-  if (d.tokenIds.length === 0)
-    throw new TxError('nft-transfer', 6, 'invalid zero length token ids: invalid token ids');
-  const invalidPacket = (what: string) =>
-    new TxError(
-      'nft-transfer',
-      7,
-      `the length of ${what} must be 0 or the same as the length of TokenIds: invalid non-fungible token packet`,
-    );
-  if (d.tokenUris.length !== d.tokenIds.length) throw invalidPacket('tokenUri');
-  if (d.tokenData.length !== d.tokenIds.length) throw invalidPacket('tokenData');
-  const seen = new Set<string>();
-  for (const id of d.tokenIds) {
-    if (id.trim() === '')
-      throw new TxError('nft-transfer', 6, 'invalid zero length token id: invalid token ids');
-    if (seen.has(id)) throw new TxError('nft-transfer', 6, `duplicate token id: ${id}: invalid token ids`);
-    seen.add(id);
-  }
-}
-
-function receiverBytes(receiver: string, prefix: string): Uint8Array {
-  const decoded = (() => {
-    try {
-      return fromBech32(receiver);
-    } catch (err) {
-      throw new TxError('undefined', 1, `decoding bech32 failed: ${(err as Error).message}`);
-    }
-  })();
-  if (decoded.prefix !== prefix) {
-    throw new TxError(
-      'sdk',
-      35,
-      `hrp does not match bech32 prefix: expected '${prefix}' got '${decoded.prefix}': internal logic error`,
-    );
-  }
-  return decoded.bytes;
-}
 
 export function createNftTransferModule(options: NftTransferOptions): NftTransfer {
   const { prefix } = options;
@@ -125,108 +75,6 @@ export function createNftTransferModule(options: NftTransferOptions): NftTransfe
     options.vm === 'move'
       ? nftTransferClassId(port, channel, classId)
       : prefixedClassId(port, channel, classId);
-
-  /** initia's `OnRecvPacket` + Move `NftKeeper` (voucher path: the class came from the sender chain). */
-  function receiveOnMove(
-    ctx: TxContext,
-    move: MoveExecutor,
-    packet: Packet,
-    data: PacketData,
-    events: AbciEvent[],
-  ) {
-    validatePacketData(data);
-    const receiver = receiverBytes(data.receiver, prefix);
-    options.auth?.ensure(ctx.store, data.receiver);
-    if (data.classId.startsWith(`${packet.sourcePort}/${packet.sourceChannel}/`)) {
-      throw new TxError(
-        'undefined',
-        1,
-        'returning an NFT to its origin chain is not simulated by the devnet',
-      );
-    }
-    const fullPath = prefixedClassId(packet.destinationPort, packet.destinationChannel, data.classId);
-    const traceHash = Buffer.from(sha256(new TextEncoder().encode(fullPath)))
-      .toString('hex')
-      .toUpperCase();
-    const voucherClassId = nftTransferClassId(
-      packet.destinationPort,
-      packet.destinationChannel,
-      data.classId,
-    );
-    ctx.store.set(`ibc/nft/trace/${traceHash}`, fullPath);
-    events.push(event('class_trace', { trace_hash: traceHash, class_id: voucherClassId }));
-
-    const call = (functionName: string, args: Uint8Array[]) =>
-      events.push(
-        ...move.execute(ctx, {
-          senders: [STD_ADDRESS],
-          moduleAddress: STD_ADDRESS,
-          moduleName: 'initia_nft',
-          functionName,
-          typeArgs: [],
-          args,
-        }),
-      );
-    const none = Uint8Array.of(0);
-    if (!moveState.collection(ctx.store, collectionAddress(STD_ADDRESS, voucherClassId))) {
-      // `initializeCollection`: the class data becomes the description, nothing is mutable, royalty 0.
-      call('create_collection', [
-        bcs.string(data.classData),
-        none,
-        bcs.string(voucherClassId),
-        bcs.string(data.classUri),
-        none,
-        none,
-        none,
-        none,
-        none,
-        none,
-      ]);
-    }
-    data.tokenIds.forEach((tokenId, i) => {
-      call('mint', [
-        bcs.string(voucherClassId),
-        bcs.string(data.tokenData[i]!),
-        bcs.string(tokenId),
-        bcs.string(data.tokenUris[i]!),
-        bcs.bool(true),
-        bcs.option(padMoveAddress(receiver), bcs.address),
-      ]);
-    });
-  }
-
-  /** The ICS-721 contract's receive: one cw721 per local class id, minted by the contract. */
-  function receiveOnWasm(
-    ctx: TxContext,
-    wasm: WasmKeeper,
-    ics721: string,
-    codeId: bigint,
-    packet: Packet,
-    data: PacketData,
-    events: AbciEvent[],
-  ) {
-    validatePacketData(data);
-    receiverBytes(data.receiver, prefix);
-    const localClassId = prefixedClassId(packet.destinationPort, packet.destinationChannel, data.classId);
-    const classKey = `ibc/nft/wasm-class/${encodeURIComponent(localClassId)}`;
-    let contract = ctx.store.get(classKey);
-    if (contract === undefined) {
-      const created = wasm.instantiate(ctx, {
-        codeId,
-        creator: ics721,
-        label: `ics721 voucher ${localClassId}`,
-        msg: { name: localClassId, symbol: localClassId, minter: ics721 },
-      });
-      contract = created.address;
-      ctx.store.set(classKey, contract);
-      events.push(...created.events);
-    }
-    data.tokenIds.forEach((tokenId, i) => {
-      const mint: Record<string, unknown> = { token_id: tokenId, owner: data.receiver, extension: null };
-      if (data.tokenUris[i] !== '') mint.token_uri = data.tokenUris[i];
-      events.push(...wasm.execute(ctx, { contract: contract!, sender: ics721, msg: { mint } }));
-    });
-  }
 
   /** The application callback; returns its events and acknowledgement, keeping its writes only on success. */
   function onRecvPacket(ctx: TxContext, packet: Packet): { events: AbciEvent[]; ack: Uint8Array } {
@@ -240,10 +88,19 @@ export function createNftTransferModule(options: NftTransferOptions): NftTransfe
     }
     ctx.store.checkpoint();
     try {
-      if (data && options.vm === 'move') receiveOnMove(ctx, options.move, packet, data, events);
-      else if (data && options.vm === 'wasm') {
+      if (data && options.vm === 'move') {
+        if (data.classId.startsWith(`${packet.sourcePort}/${packet.sourceChannel}/`))
+          throw new TxError('undefined', 1, 'returning an NFT to its origin chain is not simulated here');
+        receiveVoucherOnMove(ctx, { move: options.move, prefix, auth: options.auth }, packet, data, events);
+      } else if (data && options.vm === 'wasm') {
         const codeId = options.voucherCodeId ?? CW721_CODE_ID;
-        receiveOnWasm(ctx, options.wasm, options.ics721, codeId, packet, data, events);
+        receiveVoucherOnWasm(
+          ctx,
+          { wasm: options.wasm, ics721: options.ics721, codeId, prefix },
+          packet,
+          data,
+          events,
+        );
       }
     } catch (err) {
       if (!(err instanceof TxError)) {

@@ -22,6 +22,8 @@ export interface IbcChannelConfig {
     prefix?: string;
   };
   port?: string;
+  /** The channel's app version (`ics20-1` by default). */
+  version?: string;
   connectionId?: string;
   clientId?: string;
 }
@@ -52,7 +54,7 @@ function channelEnd(config: IbcChannelConfig): ChannelEnd {
       channelId: config.counterparty.channelId,
     },
     connectionHops: [config.connectionId ?? `connection-${n}`],
-    version: TRANSFER_VERSION,
+    version: config.version ?? TRANSFER_VERSION,
     clientId: config.clientId ?? `07-tendermint-${n}`,
     counterpartyChainId: config.counterparty.chainId,
     counterpartyConnectionId: `connection-${m}`,

@@ -137,5 +137,6 @@ export function l1Parts(base: VmBase): VmParts {
     modules: [moveNft.module],
     plans: [moveNftPlan(base.accounts)],
     extensions: { move: withInitiaModules(moveNft.node, base.store, prefix) },
+    ics721: { kind: 'move', move: moveNft.executor },
   };
 }

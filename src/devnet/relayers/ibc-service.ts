@@ -31,7 +31,7 @@ export const ibcService: NetworkService = {
     });
     ctx.control.registerRelayer({
       name: 'ibc',
-      description: `ICS-20 packets on ${links.map((l) => `${l.a.chainId} <-> ${l.b.chainId}`).join(', ')}`,
+      description: `ICS-20 and ICS-721 packets on ${links.map((l) => `${l.a.chainId} <-> ${l.b.chainId} (${l.version})`).join(', ')}`,
       pause: () => relayer.pause(),
       resume: () => relayer.resume(),
       setDelay: (ms) => relayer.setDelay(ms),
@@ -40,10 +40,13 @@ export const ibcService: NetworkService = {
     for (const link of links) {
       const a = byId.get(link.a.chainId)!;
       const b = byId.get(link.b.chainId)!;
-      ctx.registry.contribute(linkEnd(link.a, link.b, a, b));
-      ctx.registry.contribute(linkEnd(link.b, link.a, b, a));
+      ctx.registry.contribute(linkEnd(link, link.a, link.b, a, b));
+      ctx.registry.contribute(linkEnd(link, link.b, link.a, b, a));
     }
-    registerErc20Listing(ctx, links);
+    registerErc20Listing(
+      ctx,
+      links.filter((l) => l.version === TRANSFER_VERSION),
+    );
     return {
       async afterStep() {
         await relayer.tick();
@@ -51,8 +54,9 @@ export const ibcService: NetworkService = {
       manifest: () => ({
         relayer: 'ibc',
         links: links.map((l) => ({
-          chain_1: { chain_id: l.a.chainId, channel_id: l.a.channelId, port_id: TRANSFER_PORT },
-          chain_2: { chain_id: l.b.chainId, channel_id: l.b.channelId, port_id: TRANSFER_PORT },
+          chain_1: { chain_id: l.a.chainId, channel_id: l.a.channelId, port_id: l.a.port },
+          chain_2: { chain_id: l.b.chainId, channel_id: l.b.channelId, port_id: l.b.port },
+          version: l.version,
         })),
       }),
       close: () => relayer.stop(),
@@ -65,11 +69,29 @@ export const ibcService: NetworkService = {
  * the voucher of the far chain's fee denom as it arrives over this channel.
  */
 function linkEnd(
+  link: PlannedLink,
   self: PlannedLink['a'],
   far: PlannedLink['a'],
   selfChain: NetworkChain,
   farChain: NetworkChain,
 ): RegistryContribution {
+  const channel = {
+    chain_id: far.chainId,
+    port_id: self.port,
+    channel_id: self.channelId,
+    version: link.version,
+    client_id: self.clientId,
+    connection_id: self.connectionId,
+    counterparty: {
+      port_id: far.port,
+      channel_id: far.channelId,
+      client_id: far.clientId,
+      connection_id: far.connectionId,
+    },
+  };
+  // An ICS-721 channel carries no fungible voucher.
+  if (link.version !== TRANSFER_VERSION)
+    return { chainId: selfChain.chain.info.chainId, ibcChannels: [channel] };
   const base = farChain.chain.info.denom;
   const path = `${TRANSFER_PORT}/${self.channelId}/${base}`;
   const denom = localDenom(path);
@@ -96,22 +118,7 @@ function linkEnd(
   };
   return {
     chainId: selfChain.chain.info.chainId,
-    ibcChannels: [
-      {
-        chain_id: far.chainId,
-        port_id: TRANSFER_PORT,
-        channel_id: self.channelId,
-        version: TRANSFER_VERSION,
-        client_id: self.clientId,
-        connection_id: self.connectionId,
-        counterparty: {
-          port_id: TRANSFER_PORT,
-          channel_id: far.channelId,
-          client_id: far.clientId,
-          connection_id: far.connectionId,
-        },
-      },
-    ],
+    ibcChannels: [channel],
     assets: [voucher],
   };
 }

@@ -64,6 +64,16 @@ export interface WasmKeeper {
   /** `contract_info` of `/cosmwasm/wasm/v1/contract/{addr}`. */
   contractInfo(state: StateReader, contract: string): Record<string, unknown> | undefined;
   codeKind(state: StateReader, contract: string): CodeKind | undefined;
+  /**
+   * Serves `address` with a module of the chain instead of a stored contract (the ICS-721 contract, whose
+   * port is bound to the chain's IBC): its executes and smart queries go to `native`.
+   */
+  bindNative(address: string, native: NativeContract): void;
+}
+
+export interface NativeContract {
+  execute(ctx: WasmCallContext, sender: string, msg: unknown): AbciEvent[];
+  query(state: StateReader, msg: unknown): unknown;
 }
 
 const INSTANCE_SEQUENCE = 'wasm/seq/instance';
@@ -132,7 +142,18 @@ export function createWasmKeeper(options: {
     return events;
   };
 
+  const natives = new Map<string, NativeContract>();
   const execute: WasmKeeper['execute'] = (ctx, p) => {
+    const native = natives.get(p.contract);
+    if (native) {
+      try {
+        return [event('execute', { _contract_address: p.contract }), ...native.execute(ctx, p.sender, p.msg)];
+      } catch (err) {
+        if (err instanceof ContractError)
+          throw new TxError('wasm', 5, `${err.message}: execute wasm contract failed`);
+        throw err;
+      }
+    }
     const info = record(ctx.store, p.contract);
     if (!info) throw noSuchContract(p.contract);
     ctx.gas?.consume(SETUP_GAS, 'Loading CosmWasm module: execute');
@@ -190,6 +211,15 @@ export function createWasmKeeper(options: {
     execute,
 
     query(state, env, address, msg) {
+      const native = natives.get(address);
+      if (native) {
+        try {
+          return native.query(state, msg);
+        } catch (err) {
+          if (err instanceof ContractError) throw new TxError('wasm', 9, err.message);
+          throw err;
+        }
+      }
       const info = record(state, address);
       if (!info) throw noSuchContract(address);
       const contract = contracts[codes[info.codeId]!];
@@ -224,6 +254,10 @@ export function createWasmKeeper(options: {
     codeKind(state, address) {
       const info = record(state, address);
       return info && codes[info.codeId];
+    },
+
+    bindNative(address, native) {
+      natives.set(address, native);
     },
   };
   return keeper;

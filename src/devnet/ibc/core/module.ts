@@ -301,8 +301,12 @@ export function createIbcCore(options: { fallback?: MsgModule } = {}): IbcCore {
     execute(ctx, msg) {
       switch (msg.typeUrl) {
         case MSG_RECV_PACKET: {
-          const port = MsgRecvPacket.decode(msg.value).packet?.destinationPort ?? '';
-          if (!apps.has(port) && options.fallback) return options.fallback.execute(ctx, msg);
+          const packet = MsgRecvPacket.decode(msg.value).packet;
+          const port = packet?.destinationPort ?? '';
+          // A chain's own receive-only module takes the packets of ports, or channels, core does not have
+          // (the ICS-721 traffic of a rollup from an L1 outside the network).
+          const known = apps.has(port) && getChannel(ctx.store, port, packet?.destinationChannel ?? '');
+          if (!known && options.fallback) return options.fallback.execute(ctx, msg);
           return recvPacket(ctx, msg);
         }
         case MSG_ACKNOWLEDGEMENT:
