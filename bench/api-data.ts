@@ -174,7 +174,7 @@ function evmTx(
 }
 
 /** Blocks [from, to], deterministic from their heights. */
-function generateBlocks(from: number, to: number): IndexedBlock[] {
+export function generateBlocks(from: number, to: number): IndexedBlock[] {
   const blocks: IndexedBlock[] = [];
   for (let height = from; height <= to; height += 1) {
     const random = createRandom(height * 7919);

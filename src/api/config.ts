@@ -175,7 +175,7 @@ export const apiSettings = {
   cacheEnabled: {
     flag: 'cache-enabled',
     env: 'CACHE_ENABLED',
-    description: 'keep answers briefly in memory (X-Cache: hit|miss)',
+    description: 'keep answers briefly in memory (X-Cache: hit|miss|stale)',
     parse: parse.bool,
     boolean: true,
     default: DEFAULT_CACHE.enabled,

@@ -1,13 +1,24 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { createByteLru } from '../common/lru.js';
+import type { IndexedHead } from './indexed-head.js';
 
 /**
  * A short in-memory cache of successful answers. Routes opt in with `config.cacheTtlMs`; answers
- * carry `X-Cache: hit|miss`. Lists live about a second, single items about ten.
+ * carry `X-Cache: hit|miss|stale`. Lists live about a second, single items about ten.
  *
  * The key is the validated request, not its URL: the route, its path parameters and the query
  * parameters its schema knows, in a fixed order, after defaults are applied. Parameters the API
  * ignores neither make entries nor get past the cache, and the whole is bounded in bytes.
+ *
+ * One store read per key at a time: a request that misses while another request's read of the same
+ * key is in flight waits for that read and is answered what it got, an error included (errors are
+ * never kept, so the next request reads again). Routes whose answers move with the chain
+ * (`config.cacheFollowsHead`, the lists) are measured against the indexed height the API knows
+ * (`IndexedHead`): an entry is served, fresh or past its TTL, only while that height is less than
+ * `MAX_BLOCKS_BEHIND` past the height known when the entry's read began. Past its TTL, the request
+ * that finds it reads it again (a miss) and the requests arriving while that one read runs are
+ * answered the entry (`stale`) instead of waiting. The known height trails the store by a block at most,
+ * so an answer is at most one block behind what a fresh read would give.
  */
 export interface ResponseCacheOptions {
   enabled: boolean;
@@ -15,19 +26,82 @@ export interface ResponseCacheOptions {
   maxEntries: number;
   /** Most bytes of answers (and keys) kept. */
   maxBytes: number;
-  onResult?: (result: 'hit' | 'miss') => void;
+  /** The indexed height the lists follow; absent: lists live their TTL and are never served stale. */
+  head?: IndexedHead;
+  onResult?: (result: CacheResult) => void;
 }
+
+/** `miss` is a store read; `shared` an answer from another request's read of the same key. */
+export type CacheResult = 'hit' | 'miss' | 'stale' | 'shared';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** How long this route's 200 answers may be served from the response cache. */
     cacheTtlMs?: number;
+    /** The route's answers change with each block: see `installResponseCache`. */
+    cacheFollowsHead?: boolean;
     /** The query parameters of the route's schema, in key order (set when the route is added). */
     cacheQuery?: string[];
   }
 }
 
-const keys = new WeakMap<FastifyRequest, string>();
+/**
+ * How far the known indexed height may move past an entry's before the entry is no longer served: at 1,
+ * an entry is served only while no newer block is known. The known height is read at most 50 ms before
+ * (`IndexedHead`) and blocks come further apart, so it trails the store by a block at most.
+ */
+export const MAX_BLOCKS_BEHIND = 1;
+/** How long past its TTL an entry that follows the head is kept to be served stale. */
+const STALE_FOR_MS = 30_000;
+/** Waits for other requests' reads before a request takes what the last one got, however old. */
+const MAX_WAITS = 4;
+
+interface Entry {
+  body: string | Buffer;
+  /** When the entry was made (ms). */
+  at: number;
+  /** The indexed height known when its read began. */
+  head?: number;
+}
+
+/** What one read answered, for the requests that waited for it. */
+interface Answer {
+  status: number;
+  body: string | Buffer;
+  contentType?: string;
+  retryAfter?: string;
+  head?: number;
+}
+
+interface Flight {
+  done: Promise<Answer | undefined>;
+}
+
+interface Leader {
+  key: string;
+  head?: number;
+  flight: Flight;
+  settle: (answer: Answer | undefined) => void;
+}
+
+export type EntryState = 'hit' | 'stale' | 'expired';
+
+/**
+ * Whether an entry is served: within its TTL (`hit`), past it while its read's height is still
+ * within reach (`stale`), or not at all. Without a known height a following entry lives its TTL.
+ */
+export function entryState(
+  entry: Entry,
+  now: number,
+  ttlMs: number,
+  follows: boolean,
+  known?: number,
+): EntryState {
+  const young = now - entry.at < ttlMs;
+  if (!follows || known === undefined || entry.head === undefined) return young ? 'hit' : 'expired';
+  if (known - entry.head >= MAX_BLOCKS_BEHIND) return 'expired';
+  return young ? 'hit' : 'stale';
+}
 
 /** The query parameter names a route's querystring schema declares, sorted. */
 function queryNames(route: RouteOptions): string[] {
@@ -44,14 +118,49 @@ function cacheKey(request: FastifyRequest): string {
   return JSON.stringify(parts);
 }
 
+const bodyBytes = (body: string | Buffer) => (typeof body === 'string' ? body.length : body.byteLength);
+const headerText = (value: unknown) =>
+  typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
+
 export function installResponseCache(app: FastifyInstance, options: ResponseCacheOptions): void {
   if (!options.enabled || options.maxEntries <= 0 || options.maxBytes <= 0) return;
-  const cache = createByteLru<string, string | Buffer>({
+  const cache = createByteLru<string, Entry>({
     maxBytes: options.maxBytes,
     maxEntries: options.maxEntries,
+    sizeOf: (entry, key) => key.length + bodyBytes(entry.body) + 64,
   });
+  const flights = new Map<string, Flight>();
+  const leaders = new WeakMap<FastifyRequest, Leader>();
   const ttlOf = (request: FastifyRequest) =>
     request.method === 'GET' ? request.routeOptions.config?.cacheTtlMs : undefined;
+  const send = (reply: FastifyReply, body: string | Buffer, result: CacheResult) => {
+    options.onResult?.(result);
+    return reply
+      .header('x-cache', result === 'shared' ? 'miss' : result)
+      .type('application/json; charset=utf-8')
+      .send(body);
+  };
+  const replay = (reply: FastifyReply, answer: Answer) => {
+    options.onResult?.('shared');
+    void reply.code(answer.status).header('x-cache', 'miss');
+    if (answer.contentType) void reply.header('content-type', answer.contentType);
+    if (answer.retryAfter) void reply.header('retry-after', answer.retryAfter);
+    return reply.send(answer.body);
+  };
+
+  const lead = (request: FastifyRequest, key: string, head: number | undefined) => {
+    let settle!: (answer: Answer | undefined) => void;
+    const flight: Flight = { done: new Promise((resolve) => (settle = resolve)) };
+    flights.set(key, flight);
+    leaders.set(request, { key, head, flight, settle });
+  };
+  const land = (request: FastifyRequest, answer: Answer | undefined) => {
+    const leader = leaders.get(request);
+    if (!leader) return;
+    leaders.delete(request);
+    if (flights.get(leader.key) === leader.flight) flights.delete(leader.key);
+    leader.settle(answer);
+  };
 
   app.addHook('onRoute', (route) => {
     if (route.config?.cacheTtlMs !== undefined) route.config.cacheQuery = queryNames(route);
@@ -59,25 +168,65 @@ export function installResponseCache(app: FastifyInstance, options: ResponseCach
 
   // After validation: the key is made of the values the handler will see.
   app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (ttlOf(request) === undefined) return;
+    const ttlMs = ttlOf(request);
+    if (ttlMs === undefined) return;
     const key = cacheKey(request);
-    const body = cache.get(key);
-    if (body === undefined) {
-      keys.set(request, key);
-      return;
+    const follows = request.routeOptions.config.cacheFollowsHead === true && options.head !== undefined;
+    for (let waits = 0; ; waits += 1) {
+      const known = follows ? await options.head!.height() : undefined;
+      const entry = cache.get(key);
+      const state = entry && entryState(entry, Date.now(), ttlMs, follows, known);
+      if (entry && state === 'hit') return send(reply, entry.body, 'hit');
+      const flight = flights.get(key);
+      // The request that found the entry old reads it again; those arriving meanwhile need not wait.
+      if (entry && state === 'stale' && flight) return send(reply, entry.body, 'stale');
+      if (!flight) {
+        lead(request, key, known);
+        return;
+      }
+      const answer = await flight.done;
+      if (!answer) continue;
+      // An error is everyone's; a page read before the height moved on is read again.
+      const current = answer.status !== 200 || !follows || known === undefined || answer.head === undefined;
+      if (current || known - answer.head! < MAX_BLOCKS_BEHIND || waits + 1 >= MAX_WAITS) {
+        return replay(reply, answer);
+      }
     }
-    options.onResult?.('hit');
-    return reply.header('x-cache', 'hit').type('application/json; charset=utf-8').send(body);
   });
 
   app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done) => {
-    const key = keys.get(request);
-    if (key === undefined) return done(null, payload);
+    const leader = leaders.get(request);
+    if (leader === undefined) return done(null, payload);
     void reply.header('x-cache', 'miss');
     options.onResult?.('miss');
-    if (reply.statusCode === 200 && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
-      cache.set(key, payload, { ttl: ttlOf(request) });
+    const body = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : undefined;
+    const ttlMs = ttlOf(request) ?? 0;
+    if (body !== undefined && reply.statusCode === 200 && ttlMs > 0) {
+      const follows = request.routeOptions.config.cacheFollowsHead === true && leader.head !== undefined;
+      cache.set(
+        leader.key,
+        { body, at: Date.now(), head: leader.head },
+        { ttl: follows ? ttlMs + STALE_FOR_MS : ttlMs },
+      );
     }
+    land(
+      request,
+      body === undefined
+        ? undefined
+        : {
+            status: reply.statusCode,
+            body,
+            contentType: headerText(reply.getHeader('content-type')),
+            retryAfter: headerText(reply.getHeader('retry-after')),
+            head: leader.head,
+          },
+    );
     done(null, payload);
+  });
+
+  // A leader whose answer never reached onSend (its connection went first) lets its waiters read.
+  app.addHook('onResponse', (request, _reply, done) => {
+    land(request, undefined);
+    done();
   });
 }

@@ -26,6 +26,7 @@ import { corsOptions } from './cors.js';
 import { createDenomResolver } from './denoms.js';
 import { RULES } from './errors.js';
 import { createGate, gatedDb } from './gate.js';
+import { createIndexedHead } from './indexed-head.js';
 import { createProposerDirectory } from './proposers.js';
 import { installResponseCache } from './response-cache.js';
 import { registerBlockRoutes } from './routes/blocks.js';
@@ -174,6 +175,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     enabled: cache.enabled,
     maxEntries: cache.size,
     maxBytes: (cache.responseMb ?? DEFAULT_CACHE.responseMb) * 1024 * 1024,
+    head: createIndexedHead(options.db),
     onResult: (result) => metrics.cache.inc({ result }),
   });
 

@@ -46,7 +46,7 @@ export function registerBlockRoutes(instance: FastifyInstance, ctx: ApiContext):
   app.get(
     '/indexer/block/v1/blocks',
     {
-      config: { cacheTtlMs: ctx.ttl.listMs },
+      config: { cacheTtlMs: ctx.ttl.listMs, cacheFollowsHead: true },
       schema: {
         tags: TAGS,
         summary: 'Blocks',

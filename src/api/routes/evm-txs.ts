@@ -17,7 +17,7 @@ const ORDER = 'Ordered by the global EVM tx sequence, newest first by default.';
 /** EVM receipts (EVM chains only). */
 export function registerEvmTxRoutes(instance: FastifyInstance, ctx: ApiContext): void {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const listConfig = { cacheTtlMs: ctx.ttl.listMs };
+  const listConfig = { cacheTtlMs: ctx.ttl.listMs, cacheFollowsHead: true };
   const answer = (page: Awaited<ReturnType<typeof listEvmTxs>>, request: ReturnType<typeof pageRequest>) => ({
     txs: page.rows.map((row) => storedAs<EvmTxRecord>(row.json)),
     pagination: paginationOf(page, request),

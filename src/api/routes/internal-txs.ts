@@ -44,7 +44,7 @@ const answer = (page: Page<InternalTxRow, unknown>, request: ReturnType<typeof p
 /** EVM call frames (EVM chains with INTERNAL_TX only). */
 export function registerInternalTxRoutes(instance: FastifyInstance, ctx: ApiContext): void {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const listConfig = { cacheTtlMs: ctx.ttl.listMs };
+  const listConfig = { cacheTtlMs: ctx.ttl.listMs, cacheFollowsHead: true };
   const response = { 200: InternalTxsResponse, ...errorResponses };
 
   app.get(

@@ -25,7 +25,7 @@ const ORDER = 'Ordered by creation height, newest first by default.';
 export function registerCollectionRoutes(instance: FastifyInstance, ctx: ApiContext): void {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { bech32Prefix: prefix } = ctx.chain;
-  const listConfig = { cacheTtlMs: ctx.ttl.listMs };
+  const listConfig = { cacheTtlMs: ctx.ttl.listMs, cacheFollowsHead: true };
   const response = { 200: CollectionsResponse, ...errorResponses };
 
   const render = (c: CollectionRow) => ({

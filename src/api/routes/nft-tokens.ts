@@ -31,7 +31,7 @@ const tokenIdQuery = { token_id: Type.Optional(Type.String({ description: 'Only 
 export function registerTokenRoutes(instance: FastifyInstance, ctx: ApiContext): void {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { bech32Prefix: prefix, vm } = ctx.chain;
-  const listConfig = { cacheTtlMs: ctx.ttl.listMs };
+  const listConfig = { cacheTtlMs: ctx.ttl.listMs, cacheFollowsHead: true };
   const response = { 200: NftsResponse, ...errorResponses };
 
   const render = (t: TokenRow) => ({

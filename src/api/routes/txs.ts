@@ -34,7 +34,7 @@ export const txsAnswer = (page: Page<TxRow, unknown>, request: ReturnType<typeof
 
 export function registerTxRoutes(instance: FastifyInstance, ctx: ApiContext): void {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const listConfig = { cacheTtlMs: ctx.ttl.listMs };
+  const listConfig = { cacheTtlMs: ctx.ttl.listMs, cacheFollowsHead: true };
   const serializerCompiler = txsSerializer;
 
   app.get(

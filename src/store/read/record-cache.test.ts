@@ -38,6 +38,43 @@ describe('record cache', () => {
     expect([cache.get('tx', 1), cache.get('evm_tx', 2), cache.size]).toEqual([b('"aa"'), b('"dd"'), 8]);
   });
 
+  it('reads a record once while pages wait for it, and shares a failed read without keeping it', async () => {
+    const cache = createRecordCache({ maxBytes: 1000 });
+    const asked: number[][] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const read = async (missing: number[]) => {
+      asked.push(missing);
+      await gate;
+      return new Map(missing.map((n) => [n, b(`"${n}"`)]));
+    };
+    const one = cache.load('tx', [1, 2, 3], read);
+    const two = cache.load('tx', [2, 3, 4], read);
+    release();
+    const [first, second] = await Promise.all([one, two]);
+    expect(asked).toEqual([[1, 2, 3], [4]]);
+    expect([[...first.keys()].sort(), [...second.keys()].sort()]).toEqual([
+      [1, 2, 3],
+      [2, 3, 4],
+    ]);
+    expect(second.get(3)).toEqual(b('"3"'));
+
+    const failing = async (missing: number[]) => {
+      asked.push(missing);
+      throw new Error('store down');
+    };
+    const results = await Promise.allSettled([
+      cache.load('evm_tx', [7], failing),
+      cache.load('evm_tx', [7], failing),
+    ]);
+    expect(results.map((r) => r.status === 'rejected' && (r.reason as Error).message)).toEqual([
+      'store down',
+      'store down',
+    ]);
+    expect((await cache.load('evm_tx', [7], read)).get(7)).toEqual(b('"7"'));
+    expect(asked.slice(2)).toEqual([[7], [7]]);
+  });
+
   it('keeps the families apart, skips records larger than itself, and expires entries', () => {
     let now = 1;
     const cache = createRecordCache({ maxBytes: 100, ttlMs: 1000, now: () => now });

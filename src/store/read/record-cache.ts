@@ -27,6 +27,17 @@ export interface RecordCache {
   offer(table: RecordTable, sequence: number, json: Buffer): boolean;
   /** Keeps a record whatever its reads. */
   set(table: RecordTable, sequence: number, json: Buffer): void;
+  /**
+   * The records of `sequences` this cache holds, and the others through `read` (its records are
+   * offered). One store read per record at a time: a record another page is reading is awaited, and
+   * that read's error is every waiter's; nothing of a failed read is kept. A record the store lacks
+   * is absent from the answer.
+   */
+  load(
+    table: RecordTable,
+    sequences: readonly number[],
+    read: (missing: number[]) => Promise<Map<number, Buffer>>,
+  ): Promise<Map<number, Buffer>>;
   /** Bytes of JSON held. */
   readonly size: number;
 }
@@ -75,8 +86,54 @@ export function createRecordCache(options: RecordCacheOptions): RecordCache {
     ttlMs: options.ttlMs ?? DEFAULT_TTL_MS,
     now: options.now,
   });
-  return {
+  // Records being read, by key: the read that will answer them.
+  const reading = new Map<number, Promise<Buffer | undefined>>();
+  const cache: RecordCache = {
     get: (table, sequence) => records.get(keyOf(table, sequence)),
+    async load(table, sequences, read) {
+      const found = new Map<number, Buffer>();
+      const waits: Array<Promise<void>> = [];
+      const missing: number[] = [];
+      for (const sequence of sequences) {
+        const key = keyOf(table, sequence);
+        const json = records.get(key);
+        if (json !== undefined) found.set(sequence, json);
+        else {
+          const inFlight = reading.get(key);
+          if (inFlight === undefined) missing.push(sequence);
+          else
+            waits.push(
+              inFlight.then((json) => {
+                if (json === undefined) return;
+                found.set(sequence, json);
+                // A second page read it: as good a second read as its own would have been.
+                cache.offer(table, sequence, json);
+              }),
+            );
+        }
+      }
+      // Handled here too, so that an error of theirs is not unhandled should this read fail first.
+      const waited = Promise.all(waits);
+      waited.catch(() => undefined);
+      if (missing.length > 0) {
+        const rows = read(missing);
+        for (const sequence of missing) {
+          const key = keyOf(table, sequence);
+          const one = rows.then((map) => map.get(sequence));
+          reading.set(key, one);
+          one.then(
+            () => reading.delete(key),
+            () => reading.delete(key),
+          );
+        }
+        for (const [sequence, json] of await rows) {
+          found.set(sequence, json);
+          cache.offer(table, sequence, json);
+        }
+      }
+      await waited;
+      return found;
+    },
     offer(table, sequence, json) {
       const key = keyOf(table, sequence);
       if (!ghosts.has(key)) {
@@ -94,4 +151,5 @@ export function createRecordCache(options: RecordCacheOptions): RecordCache {
       return records.calculatedSize;
     },
   };
+  return cache;
 }

@@ -102,7 +102,8 @@ export type RecordPageSql = (q: SequenceQuery) => { keys: string; total: string 
  * Runs a page of stored records. Without a cache the records are joined to the keys in the same
  * statement. With one, the statement reads the keys and the total only, and the records the cache
  * lacks are read by primary key in a second statement (none when the cache has them all) and offered
- * to it (`RecordCache.offer`: kept when read again within its reach).
+ * to it (`RecordCache.offer`: kept when read again within its reach); records another page is reading
+ * already are awaited, not read again (`RecordCache.load`).
  */
 export async function readRecordPage(
   db: Db,
@@ -134,25 +135,13 @@ export async function readRecordPage(
     },
     (row) => Number(row.sequence),
   );
-  const found = new Map<number, Buffer>();
-  const missing: number[] = [];
-  for (const sequence of page.rows) {
-    const json = cache.get(table, sequence);
-    if (json === undefined) missing.push(sequence);
-    else found.set(sequence, json);
-  }
-  if (missing.length > 0) {
+  const found = await cache.load(table, page.rows, async (missing) => {
     const rows = await db.query<{ sequence: string; record: Uint8Array }>(
       `SELECT sequence, record FROM ${table} WHERE sequence = ANY($1::int8[])`,
       [missing],
     );
-    for (const row of rows) {
-      const sequence = Number(row.sequence);
-      const json = decodeRecordBytes(row.record);
-      found.set(sequence, json);
-      cache.offer(table, sequence, json);
-    }
-  }
+    return new Map(rows.map((row) => [Number(row.sequence), decodeRecordBytes(row.record)]));
+  });
   return {
     ...page,
     rows: page.rows.map((sequence) => {

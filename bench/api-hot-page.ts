@@ -1,0 +1,115 @@
+import type { ChildProcess } from 'node:child_process';
+import { DEFAULT_CACHE, DEFAULT_STORE_LIMITS } from '../src/api/config.js';
+import { createApiServer } from '../src/api/server.js';
+import { createMetricsRegistry, type Registry } from '../src/common/metrics.js';
+import { openDb } from '../src/store/db.js';
+import { migrate } from '../src/store/migrate.js';
+import { createBlockWriter } from '../src/store/writer.js';
+import { CHAIN_ID, generateBlocks, PREFIX } from './api-data.js';
+import { type LoadResult, runLoad } from './load.js';
+
+/**
+ * Wallets polling one hot page while the indexer writes: `connections` clients (64) ask for the same
+ * 1,000-tx page of a `weft api` with its default caches, store limits and a pool of 10, while blocks
+ * of 50 txs are written to its store through the real writer once a second. The store is a schema of
+ * its own in the bench database (`hot_page`, made anew each run, so the main store stays as built).
+ * `store_reads` are the response cache's misses (each one read of the page); `status_503` the answers
+ * the load gate shed.
+ */
+const SCHEMA = 'hot_page';
+const FIRST_BLOCKS = 100;
+const BLOCK_EVERY_MS = 1000;
+export const HOT_PAGE = '/indexer/tx/v1/txs?pagination.limit=1000';
+
+export interface HotPageResult extends LoadResult {
+  page: string;
+  connections: number;
+  seconds: number;
+  blocks_written: number;
+  store_reads: number;
+  misses_per_s: number;
+  status_503: number;
+  cache: Record<string, number>;
+}
+
+/** The sum of a counter's values whose labels include `label="value"`, by another label's value. */
+async function counterBy(registry: Registry, name: string, by: string): Promise<Record<string, number>> {
+  const metric = await registry.getSingleMetric(name)?.get();
+  const out: Record<string, number> = {};
+  for (const value of metric?.values ?? []) {
+    const key = String(value.labels[by]);
+    out[key] = (out[key] ?? 0) + value.value;
+  }
+  return out;
+}
+
+export async function hotPageScenario(
+  child: ChildProcess,
+  options: { dsn: string; connections: number; seconds: number },
+): Promise<HotPageResult> {
+  const setup = await openDb({ dsn: options.dsn, poolSize: 2 });
+  await setup.exec(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
+  await setup.close();
+  const writerDb = await openDb({ dsn: options.dsn, schema: SCHEMA, poolSize: 2 });
+  const apiDb = await openDb({
+    dsn: options.dsn,
+    schema: SCHEMA,
+    poolSize: 10,
+    statementTimeoutMs: DEFAULT_STORE_LIMITS.statementTimeoutMs,
+  });
+  const registry = createMetricsRegistry();
+  try {
+    await migrate(writerDb);
+    const writer = createBlockWriter(writerDb, { chainId: CHAIN_ID, vm: 'evm', bech32Prefix: PREFIX });
+    await writer.writeBlocks(generateBlocks(1, FIRST_BLOCKS));
+    const api = await createApiServer({
+      db: apiDb,
+      chain: { chainId: CHAIN_ID, vm: 'evm', bech32Prefix: PREFIX, internalTx: true },
+      cache: DEFAULT_CACHE,
+      registry,
+    });
+    try {
+      const base = await api.listen('127.0.0.1', 0);
+      let height = FIRST_BLOCKS;
+      let writing = true;
+      const indexer = (async () => {
+        while (writing) {
+          await new Promise((resolve) => setTimeout(resolve, BLOCK_EVERY_MS));
+          height += 1;
+          await writer.writeBlocks(generateBlocks(height, height));
+        }
+      })();
+      let load: LoadResult;
+      try {
+        load = await runLoad(child, {
+          base,
+          paths: [HOT_PAGE],
+          connections: options.connections,
+          seconds: options.seconds,
+        });
+      } finally {
+        writing = false;
+        await indexer;
+      }
+      const cache = await counterBy(registry, 'weft_http_cache_total', 'result');
+      const statuses = await counterBy(registry, 'weft_http_requests_total', 'status');
+      const reads = cache.miss ?? 0;
+      return {
+        page: HOT_PAGE,
+        connections: options.connections,
+        seconds: options.seconds,
+        blocks_written: height - FIRST_BLOCKS,
+        ...load,
+        store_reads: reads,
+        misses_per_s: Number((reads / options.seconds).toFixed(2)),
+        status_503: statuses['503'] ?? 0,
+        cache,
+      };
+    } finally {
+      await api.close();
+    }
+  } finally {
+    await apiDb.close();
+    await writerDb.close();
+  }
+}

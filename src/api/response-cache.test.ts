@@ -1,0 +1,99 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { entryState, installResponseCache } from './response-cache.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A list route whose reads take `readMs` and are counted; `fail` makes them answer 503. */
+async function listApp(options: { ttlMs: number; readMs: number; head?: () => number }) {
+  const app = Fastify() as unknown as FastifyInstance;
+  const state = { reads: 0, fail: false, version: 0 };
+  const head = options.head;
+  installResponseCache(app, {
+    enabled: true,
+    maxEntries: 100,
+    maxBytes: 1_000_000,
+    ...(head ? { head: { height: async () => head() } } : {}),
+  });
+  app.get(
+    '/list',
+    { config: { cacheTtlMs: options.ttlMs, cacheFollowsHead: true } },
+    async (_request, reply) => {
+      state.reads += 1;
+      const version = ++state.version;
+      await sleep(options.readMs);
+      if (state.fail) return reply.code(503).header('retry-after', '1').send({ code: 14, message: 'busy' });
+      return { version };
+    },
+  );
+  await app.ready();
+  return { app, state };
+}
+
+const many = (app: FastifyInstance, n: number) =>
+  Promise.all(Array.from({ length: n }, () => app.inject('/list')));
+
+describe('response cache', () => {
+  let app: FastifyInstance | undefined;
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+  });
+
+  it('serves concurrent misses of one key from one read', async () => {
+    const made = await listApp({ ttlMs: 10_000, readMs: 30 });
+    app = made.app;
+    const answers = await many(app, 20);
+    expect(made.state.reads).toBe(1);
+    expect(new Set(answers.map((a) => a.body))).toEqual(new Set(['{"version":1}']));
+    expect(answers.map((a) => a.headers['x-cache'])).toEqual(Array(20).fill('miss'));
+    expect((await app.inject('/list')).headers['x-cache']).toBe('hit');
+  });
+
+  it("gives every waiter the read's error, keeps none of it, and reads again on the next request", async () => {
+    const made = await listApp({ ttlMs: 10_000, readMs: 30 });
+    app = made.app;
+    made.state.fail = true;
+    const failed = await many(app, 10);
+    expect(made.state.reads).toBe(1);
+    expect(failed.map((a) => [a.statusCode, a.headers['retry-after']])).toEqual(Array(10).fill([503, '1']));
+    made.state.fail = false;
+    const next = await app.inject('/list');
+    expect([next.statusCode, next.headers['x-cache'], made.state.reads]).toEqual([200, 'miss', 2]);
+  });
+
+  it('past its TTL serves the entry stale while one request reads it again, within a block of the head', async () => {
+    let height = 10;
+    const made = await listApp({ ttlMs: 40, readMs: 60, head: () => height });
+    app = made.app;
+    await app.inject('/list');
+    await sleep(60);
+    // One refresh runs; the others are answered at once from the old entry.
+    const refreshing = app.inject('/list');
+    await sleep(5);
+    const during = await many(app, 5);
+    expect(during.map((a) => [a.headers['x-cache'], a.body])).toEqual(
+      Array(5).fill(['stale', '{"version":1}']),
+    );
+    expect([(await refreshing).headers['x-cache'], made.state.reads]).toEqual(['miss', 2]);
+
+    // A new block: the entry is one block behind the known head, so requests wait for the one read.
+    await sleep(60);
+    height += 1;
+    const waited = await many(app, 5);
+    expect(made.state.reads).toBe(3);
+    expect(new Set(waited.map((a) => [a.headers['x-cache'], a.body].join(' ')))).toEqual(
+      new Set(['miss {"version":3}']),
+    );
+  });
+
+  it('decides from the entry age and the head it was read at', () => {
+    const entry = { body: '{}', at: 1000, head: 5 };
+    expect(entryState(entry, 1500, 1000, true, 5)).toBe('hit');
+    expect(entryState(entry, 2500, 1000, true, 5)).toBe('stale');
+    expect(entryState(entry, 1500, 1000, true, 6)).toBe('expired');
+    expect(entryState(entry, 2500, 1000, false, 5)).toBe('expired');
+    expect(entryState(entry, 2500, 1000, true, undefined)).toBe('expired');
+    expect(entryState(entry, 1500, 1000, true, undefined)).toBe('hit');
+  });
+});

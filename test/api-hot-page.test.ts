@@ -1,0 +1,220 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { Pool } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../src/common/logger.js';
+import type { Devnet } from '../src/devnet/devnet.js';
+import type { Db } from '../src/store/db.js';
+import { useTestDb } from '../src/store/test-support/backends.js';
+import { configFor, type RunningIndexer, startIndexer, testDevnet, waitFor } from './indexer-support.js';
+
+/**
+ * Wallets polling one page: 64 clients ask a `weft api` child process (PostgreSQL) for the newest
+ * txs page for 15 s while the indexer writes the blocks a devnet produces. Every answer is a 200, the
+ * store is read about once per block and per TTL (not once per client), and no answer is more than one
+ * block behind the store. Loopback only; the load is bounded in time.
+ */
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CLIENTS = 64;
+const DURATION_MS = 15_000;
+const LIST_TTL_MS = 1000;
+/** Slower than the TTL, so that entries also expire while no block comes (the stale path). */
+const BLOCK_EVERY_MS = 1400;
+const PAGE = '/indexer/tx/v1/txs?pagination.limit=100';
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+interface ApiProcess {
+  child: ChildProcess;
+  url: string;
+  metricsUrl: string;
+  output: string[];
+}
+
+async function startApi(dsn: string, schema: string): Promise<ApiProcess> {
+  const [port, metricsPort] = [await freePort(), await freePort()];
+  const output: string[] = [];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'api'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DB_DSN: dsn,
+      DB_SCHEMA: schema,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      CACHE_LIST_TTL: String(LIST_TTL_MS),
+      METRICS_ENABLED: 'true',
+      METRICS_HOST: '127.0.0.1',
+      METRICS_PORT: String(metricsPort),
+      LOG_LEVEL: 'error',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d: Buffer) => output.push(d.toString()));
+  child.stderr!.on('data', (d: Buffer) => output.push(d.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(
+    'weft api',
+    async () => {
+      if (child.exitCode !== null) throw new Error(`weft api exited: ${output.join('')}`);
+      return fetch(`${url}/status`).then(
+        (r) => r.ok,
+        () => false,
+      );
+    },
+    60_000,
+  );
+  return { child, url, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`, output };
+}
+
+/** `weft_http_cache_total` by result, from the API's metrics. */
+async function cacheResults(metricsUrl: string): Promise<Record<string, number>> {
+  const text = await (await fetch(metricsUrl)).text();
+  const results: Record<string, number> = {};
+  for (const [, result, value] of text.matchAll(
+    /^weft_http_cache_total\{[^}]*result="(\w+)"[^}]*\} (\d+)$/gm,
+  )) {
+    results[result!] = Number(value);
+  }
+  return results;
+}
+
+const indexedHeight = async (db: Db) =>
+  Number(
+    (await db.query<{ height: string }>("SELECT height FROM progress WHERE name = 'block'"))[0]?.height ?? 0,
+  );
+
+interface Answer {
+  status: number;
+  cache: string;
+  /** The store's indexed height when the request was sent. */
+  headAtSend: number;
+  /** The height of the page's newest tx. */
+  newest: number;
+  ms: number;
+}
+
+describe('a hot page under 64 polling clients while the indexer writes (PostgreSQL)', () => {
+  const testDb = useTestDb('postgres');
+  let devnet: Devnet;
+  let db: Db;
+  let indexer: RunningIndexer;
+  let api: ApiProcess;
+
+  beforeAll(async () => {
+    devnet = await testDevnet({ seed: 'hot-page', vms: ['move'], accounts: 8, txsPerBlock: 8 });
+    await devnet.fastForward(20);
+    db = await testDb.fresh();
+    const chain = devnet.chains[0]!;
+    indexer = startIndexer(configFor(chain, { pollIntervalMs: 50 }), db, silentLogger());
+    await waitFor('the backfill', () => indexer.indexer.status().written >= chain.chain.latestHeight());
+    api = await startApi(testDb.dsn()!, db.schema);
+  }, 180_000);
+
+  afterAll(async () => {
+    if (api && api.child.exitCode === null) {
+      api.child.kill('SIGTERM');
+      await once(api.child, 'exit');
+    }
+    await indexer?.stop();
+    await devnet?.close();
+  });
+
+  it('answers every client, reads the store once per refresh and stays within a block of the store', async () => {
+    // The store's indexed height as the clients see it, polled far faster than blocks come.
+    let head = await indexedHeight(db);
+    let polling = true;
+    const poller = (async () => {
+      while (polling) {
+        head = await indexedHeight(db);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    })();
+    const end = Date.now() + DURATION_MS;
+    let blocks = 0;
+    const producer = (async () => {
+      while (Date.now() < end) {
+        await new Promise((resolve) => setTimeout(resolve, BLOCK_EVERY_MS));
+        await devnet.step();
+        blocks += 1;
+      }
+    })();
+
+    const before = await cacheResults(api.metricsUrl);
+    const pool = new Pool(api.url, { connections: CLIENTS, pipelining: 1 });
+    const answers: Answer[] = [];
+    const client = async () => {
+      while (Date.now() < end) {
+        const headAtSend = head;
+        const started = performance.now();
+        const response = await pool.request({ method: 'GET', path: PAGE });
+        const body = await response.body.text();
+        const newest =
+          response.statusCode === 200
+            ? Number((JSON.parse(body) as { txs: Array<{ height: string }> }).txs[0]?.height)
+            : 0;
+        answers.push({
+          status: response.statusCode,
+          cache: String(response.headers['x-cache']),
+          headAtSend,
+          newest,
+          ms: performance.now() - started,
+        });
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: CLIENTS }, client));
+      await producer;
+    } finally {
+      polling = false;
+      await poller;
+      await pool.close();
+    }
+    const after = await cacheResults(api.metricsUrl);
+    const count = (result: string) => (after[result] ?? 0) - (before[result] ?? 0);
+
+    const statuses = new Map<number, number>();
+    for (const answer of answers) statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+    expect([...statuses], api.output.join('')).toEqual([[200, answers.length]]);
+
+    // One key, read again when a block lands or its TTL runs out: a read per client would be hundreds.
+    const reads = count('miss');
+    const refreshes = blocks + Math.ceil(DURATION_MS / LIST_TTL_MS);
+    expect(reads, JSON.stringify({ after, before, blocks })).toBeLessThanOrEqual(refreshes + 2);
+    expect(count('shared') + count('stale') + count('hit')).toBeGreaterThan(reads);
+    expect(count('stale')).toBeGreaterThan(0);
+
+    // A fresh read sent at `headAtSend` would hold every tx up to that height; none may miss more than its last block.
+    const txHeights = (
+      await db.query<{ height: string }>('SELECT DISTINCT height FROM tx ORDER BY height')
+    ).map((row) => Number(row.height));
+    const newestTxAtOrBelow = (height: number) => {
+      let found = 0;
+      for (const h of txHeights) if (h <= height) found = h;
+      return found;
+    };
+    const behind = answers.filter((a) => a.newest < newestTxAtOrBelow(a.headAtSend - 1));
+    expect(behind.slice(0, 5), `${behind.length} of ${answers.length} answers`).toEqual([]);
+
+    const sorted = answers.map((a) => a.ms).sort((a, b) => a - b);
+    const p99 = sorted[Math.floor(sorted.length * 0.99)] ?? 0;
+    process.stdout.write(
+      `hot page: ${answers.length} answers, ${blocks} blocks, reads ${reads}, ${JSON.stringify({
+        hit: count('hit'),
+        stale: count('stale'),
+        shared: count('shared'),
+      })}, p99 ${p99.toFixed(0)} ms\n`,
+    );
+  }, 120_000);
+});
