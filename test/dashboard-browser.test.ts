@@ -40,6 +40,7 @@ describe('the dashboard in a browser', () => {
         ...['--seed', 'dashboard', '--block-time', '500ms', '--txs-per-block', '6'],
         ...['--op-output-interval', '2s', '--op-finalization-period', '4s'],
         ...['--port-base', '0', '--api-port-base', '0', '--router-port', '0', '--dashboard-port', '0'],
+        ...['--registry-port', '0'],
         ...['--data-dir', 'memory://', '--state-dir', '', '--registry', join(dir, 'registry')],
       ],
       join(dir, 'manifest.json'),

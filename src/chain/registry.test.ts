@@ -12,6 +12,7 @@ describe('registry', () => {
         '/initia.move.v1.MsgExecuteJSON',
         '/cosmwasm.wasm.v1.MsgExecuteContract',
         '/cosmwasm.wasm.v1.MsgInstantiateContract',
+        '/ibc.applications.nft_transfer.v1.MsgTransfer',
         '/ibc.core.channel.v1.MsgRecvPacket',
         '/ibc.core.channel.v1.MsgAcknowledgement',
         '/ibc.core.channel.v1.MsgTimeout',

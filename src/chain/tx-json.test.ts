@@ -108,6 +108,17 @@ const SAMPLES: Record<string, object> = {
     timeoutTimestamp: TIMEOUT_NS,
     memo: '{"wasm":{}}',
   },
+  '/ibc.applications.nft_transfer.v1.MsgTransfer': {
+    sourcePort: 'nft-transfer',
+    sourceChannel: 'channel-4',
+    classId: 'move/ab',
+    tokenIds: ['1', '2'],
+    sender: 'init1a',
+    receiver: '0x1::nft_transfer::nft_transfer',
+    timeoutHeight: HEIGHT,
+    timeoutTimestamp: TIMEOUT_NS,
+    memo: '{"move":{}}',
+  },
   '/opinit.opchild.v1.MsgFinalizeTokenDeposit': {
     sender: 'init1a',
     from: 'init1f',

@@ -91,6 +91,9 @@ describe('weft dev (CLI)', () => {
       '0',
       '--dashboard-port',
       '0',
+      // Every port is picked free: another stack may run beside this one.
+      '--registry-port',
+      '0',
       '--registry',
       join(dir, 'registry'),
       '--manifest',

@@ -31,7 +31,7 @@ export interface MoveNft {
 }
 
 /** The SDK's bech32 address codec (`StringToBytes`), with its errors. */
-function accAddress(address: string, prefix: string): Uint8Array {
+export function accAddress(address: string, prefix: string): Uint8Array {
   let decoded: { prefix: string; bytes: Uint8Array };
   try {
     decoded = fromBech32(address);

@@ -1,10 +1,10 @@
 import type { Packet } from '@initia/initia.proto/ibc/core/channel/v1/channel.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { fromBech32 } from '../../../chain/address.js';
 import { bcs } from '../../../chain/bcs.js';
 import { collectionAddress, padMoveAddress, STD_ADDRESS } from '../../../chain/move-object.js';
 import { event } from '../../events.js';
 import type { MoveExecutor } from '../../move/executor.js';
+import { accAddress } from '../../move/module.js';
 import { moveState } from '../../move/state.js';
 import type { Auth } from '../../state/auth.js';
 import { type AbciEvent, type TxContext, TxError } from '../../types.js';
@@ -47,23 +47,8 @@ export function validatePacketData(d: PacketData): void {
   }
 }
 
-export function receiverBytes(receiver: string, prefix: string): Uint8Array {
-  const decoded = (() => {
-    try {
-      return fromBech32(receiver);
-    } catch (err) {
-      throw new TxError('undefined', 1, `decoding bech32 failed: ${(err as Error).message}`);
-    }
-  })();
-  if (decoded.prefix !== prefix) {
-    throw new TxError(
-      'sdk',
-      35,
-      `hrp does not match bech32 prefix: expected '${prefix}' got '${decoded.prefix}': internal logic error`,
-    );
-  }
-  return decoded.bytes;
-}
+/** The receiver's account, checked as the SDK's address codec checks it. */
+export const receiverBytes = (receiver: string, prefix: string) => accAddress(receiver, prefix);
 
 /** Where a Move chain keeps the trace of an `ibc/<hash>` class: its full path. */
 export const classTraceKey = (hash: string) => `ibc/nft/trace/${hash}`;
