@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { Registry } from '@cosmjs/proto-signing';
 import { AminoTypes } from '@cosmjs/stargate';
 import { aminoConverters, protoRegistry } from '@initia/amino-converter';
+import { expect } from 'vitest';
 import { toBech32 } from '../../chain/address.js';
+import type { NftTransferRequest } from '../msgs/nft.js';
 
 /** What a wallet decodes the answered msgs with, and the proto registry it encodes them with. */
 export const aminoTypes = new AminoTypes(aminoConverters);
@@ -132,4 +134,47 @@ export function writeNftRegistry(dir = mkdtempSync(join(tmpdir(), 'weft-nft-regi
     }),
   );
   return dir;
+}
+
+/** A `POST /nft` request in the router's terms: alice on the L1 to bob on the EVM rollup, unless `over` says. */
+export const nftRequest = (nowMs: number, over: Partial<NftTransferRequest>): NftTransferRequest => ({
+  fromAddress: alice,
+  fromChainId: NFT_L1,
+  toAddress: bob,
+  toChainId: NFT_EVM,
+  collectionAddress: '0xabc',
+  tokenIds: ['1'],
+  timeoutSeconds: 1800,
+  nowMs,
+  ...over,
+});
+
+/** A cw721 collection of the Wasm rollup. */
+export const CW721 = toBech32(
+  'init',
+  Uint8Array.from({ length: 32 }, (_, i) => 200 - i),
+);
+
+/** A `send_nft` msg, decoded as the chain would: the collection, the contract it goes to and the IbcOutgoingMsg. */
+export function sendNftOf(msg: { type: string; value: unknown }) {
+  const decoded = walletDecode(msg).value as { sender: string; contract: string; msg: Uint8Array };
+  const body = JSON.parse(Buffer.from(decoded.msg).toString()) as {
+    send_nft: { contract: string; token_id: string; msg: string };
+  };
+  return {
+    sender: decoded.sender,
+    collection: decoded.contract,
+    contract: body.send_nft.contract,
+    tokenId: body.send_nft.token_id,
+    outgoing: JSON.parse(Buffer.from(body.send_nft.msg, 'base64').toString()),
+  };
+}
+
+/** What InterwovenKit does with the answer: `fromAmino` with the Initia amino types; then the proto encoding it signs. */
+export function walletDecode(msg: { type: string; value: unknown }) {
+  const decoded = aminoTypes.fromAmino(msg as never);
+  const bytes = protos.encode(decoded);
+  // Proto defaults the amino form leaves out (MsgCall's auth_list) come back empty.
+  expect(protos.decode({ typeUrl: decoded.typeUrl, value: bytes })).toMatchObject(decoded.value);
+  return decoded;
 }
