@@ -1,11 +1,9 @@
-import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fromBech32, toBech32 } from '../../chain/address.js';
 import { type BcsReader, bcsReader } from '../../chain/bcs.js';
 import { collectionAddress, padMoveAddress, STD_ADDRESS } from '../../chain/move-object.js';
 import { RouteRequestError } from '../errors.js';
 import { ibcHashOf } from '../graph/denoms.js';
-import { loadRegistry } from '../registry/load.js';
 import type { RouterRegistry } from '../registry/types.js';
 import {
   alice,
@@ -16,8 +14,8 @@ import {
   NFT_WASM,
   nftRequest,
   sendNftOf,
+  useNftRegistry,
   walletDecode,
-  writeNftRegistry,
 } from '../test-support/nft-registry.js';
 import { buildNftTransferMsgs, type NftTransferRequest } from './nft.js';
 import { NFT_FORWARD_FUNCTION } from './nft-hops.js';
@@ -28,14 +26,10 @@ import { NFT_FORWARD_FUNCTION } from './nft-hops.js';
  */
 
 const NOW = 1_900_000_000_000;
-let dir: string;
 let registry: RouterRegistry;
-
-beforeAll(async () => {
-  dir = writeNftRegistry();
-  registry = await loadRegistry(dir);
+useNftRegistry((loaded) => {
+  registry = loaded;
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const request = (over: Partial<NftTransferRequest>) => nftRequest(NOW, over);
 

@@ -1,10 +1,8 @@
-import { rmSync } from 'node:fs';
 import { decodeFunctionData, getAddress, parseAbi } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fromBech32, toBech32 } from '../../chain/address.js';
 import { NoRouteError, RouterError, UnknownAssetError } from '../errors.js';
 import { createHopGraph } from '../graph/hops.js';
-import { loadRegistry } from '../registry/load.js';
 import type { RouterRegistry } from '../registry/types.js';
 import {
   alice,
@@ -17,23 +15,19 @@ import {
   NFT_WASM,
   nftRequest,
   sendNftOf,
+  useNftRegistry,
   WASM_PORT,
   walletDecode,
-  writeNftRegistry,
 } from '../test-support/nft-registry.js';
 import { buildNftTransferMsgs, NFT_TRANSFER_TYPE_URL, type NftTransferRequest } from './nft.js';
 
 /** ICS-721 channels read from an initia-registry folder, and the NFT transfer msgs built over them. */
 
 const NOW = 1_900_000_000_000;
-let dir: string;
 let registry: RouterRegistry;
-
-beforeAll(async () => {
-  dir = writeNftRegistry();
-  registry = await loadRegistry(dir);
+useNftRegistry((loaded) => {
+  registry = loaded;
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const request = (over: Partial<NftTransferRequest>) => nftRequest(NOW, over);
 

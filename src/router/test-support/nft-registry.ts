@@ -1,12 +1,14 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Registry } from '@cosmjs/proto-signing';
 import { AminoTypes } from '@cosmjs/stargate';
 import { aminoConverters, protoRegistry } from '@initia/amino-converter';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { toBech32 } from '../../chain/address.js';
 import type { NftTransferRequest } from '../msgs/nft.js';
+import { loadRegistry } from '../registry/load.js';
+import type { RouterRegistry } from '../registry/types.js';
 
 /** What a wallet decodes the answered msgs with, and the proto registry it encodes them with. */
 export const aminoTypes = new AminoTypes(aminoConverters);
@@ -177,4 +179,14 @@ export function walletDecode(msg: { type: string; value: unknown }) {
   // Proto defaults the amino form leaves out (MsgCall's auth_list) come back empty.
   expect(protos.decode({ typeUrl: decoded.typeUrl, value: bytes })).toMatchObject(decoded.value);
   return decoded;
+}
+
+/** A test file's registry of these chains: written and loaded before its tests, removed after. */
+export function useNftRegistry(loaded: (registry: RouterRegistry) => void): void {
+  let dir: string;
+  beforeAll(async () => {
+    dir = writeNftRegistry();
+    loaded(await loadRegistry(dir));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 }
