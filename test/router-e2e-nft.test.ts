@@ -14,7 +14,8 @@ import { aminoTypes, signAndBroadcast } from './router-wallet-support.js';
  * for it (the L1 as intermediary): one `MsgTransfer` over the Move rollup's ICS-721 channel to the L1, its
  * receiver and memo initia's move hook of `0x1::nft_transfer::nft_transfer`. Signed by the holder and
  * relayed, the L1 receives it into the hook's intermediate account and sends it on to the Wasm rollup's
- * ics721 contract, which mints it in its cw721 of the class, to the receiver.
+ * ics721 contract, which mints it in its cw721 of the class, to the receiver. The other way, a cw721 goes
+ * out with `send_nft` to the ics721 contract. A second hop that fails leaves the NFT at the recover address.
  */
 
 let network: Awaited<ReturnType<typeof trackingDevnet>>;
@@ -204,5 +205,59 @@ describe('an NFT between two rollups through the L1 (ICS-721 and the L1 move hoo
     ).json()) as any;
     const sent = JSON.parse(Buffer.from(msgs[0].value.msg).toString()).send_nft;
     expect(owner.data.owner).toBe(sent.contract);
+  }, 120_000);
+
+  it("hands the NFTs to the recover address on the L1 when the hook's second hop fails", async () => {
+    const holder = move.accounts[2]!;
+    const recover = devnet.l1!.accounts[2]!.address;
+    const name = 'weft e2e recovered';
+    await signAndBroadcast(move, holder, [
+      execute(holder.address, 'create_collection', [
+        bcs.string('its second hop fails'),
+        Uint8Array.of(0),
+        bcs.string(name),
+        bcs.string(''),
+        ...Array.from({ length: 5 }, () => bcs.bool(false)),
+        bcs.bigDecimal(0n),
+      ]),
+      execute(holder.address, 'mint', [
+        bcs.string(name),
+        bcs.string(''),
+        bcs.string('9'),
+        bcs.string(''),
+        bcs.bool(true),
+        bcs.option(undefined, bcs.address),
+      ]),
+    ]);
+    const creator = padMoveAddress(fromBech32(holder.address).bytes);
+    const answer = await post(url, '/nft', {
+      from_address: holder.address,
+      from_chain_id: move.chain.info.chainId,
+      to_address: wasm.accounts[2]!.address,
+      to_chain_id: wasm.chain.info.chainId,
+      collection_address: `0x${bytesToHex(collectionAddress(creator, name))}`,
+      token_ids: ['9'],
+      l1_recover_address: recover,
+    });
+    expect(answer.status, JSON.stringify(answer.json)).toBe(200);
+    const [msg] = answer.json.msgs.map((m: any) => aminoTypes.fromAmino(m));
+    // The second hop's receiver made one the Wasm rollup refuses (another chain's prefix): its ack is an error.
+    const memo = JSON.parse(msg.value.memo);
+    memo.move.message.args[1] = Buffer.from(
+      bcs.string(`cosmos${wasm.accounts[2]!.address.slice(4)}`),
+    ).toString('base64');
+    await signAndBroadcast(move, holder, [{ ...msg, value: { ...msg.value, memo: JSON.stringify(memo) } }]);
+
+    const recoverHex = `0x${bytesToHex(fromBech32(recover).bytes).replace(/^0+/, '')}`;
+    const acked = await until(
+      'the error ack on the L1 and the NFT at the recover address',
+      async () => {
+        const txs = await txsMatching(devnet.l1!, "acknowledge_packet.packet_src_port='nft-transfer'");
+        return txs.find((tx: any) => tx.values('move.to').includes(recoverHex));
+      },
+      60_000,
+    );
+    expect(acked.code).toBe(0);
+    expect(acked.values('non_fungible_token_packet.error')).toHaveLength(1);
   }, 120_000);
 });
