@@ -1,3 +1,5 @@
+import { concatBytes as concatList } from '@noble/hashes/utils.js';
+
 /**
  * The slice of BCS (Binary Canonical Serialization) that Move entry-function arguments and the NFT
  * resources use: ULEB128 lengths, little-endian integers, 32-byte addresses, strings and options.
@@ -92,15 +94,8 @@ export function uleb128(value: number): Uint8Array {
   return Uint8Array.from(out);
 }
 
-export function concatBytes(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let offset = 0;
-  for (const p of parts) {
-    out.set(p, offset);
-    offset += p.length;
-  }
-  return out;
-}
+/** @noble/hashes' `concatBytes`, over a list. */
+export const concatBytes = (parts: Uint8Array[]): Uint8Array => concatList(...parts);
 
 /** Writers for the same types; each returns the encoding of one value. */
 export const bcs = {

@@ -1,5 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { sha3_256 } from '@noble/hashes/sha3.js';
+import { concatBytes } from '@noble/hashes/utils.js';
 
 /** The hashes OPinit defines (`x/ophost/types`): L2 denoms, bridge accounts, withdrawals and output roots. */
 
@@ -11,27 +12,17 @@ const u64be = (value: bigint): Uint8Array => {
   return bytes;
 };
 
-const concat = (...parts: Uint8Array[]): Uint8Array => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-};
-
 export const toHex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
 /** `l2/` + hex(sha3_256(bigEndianUint64(bridge_id) ‖ l1_denom)). */
 export function l2Denom(bridgeId: bigint, l1Denom: string): string {
-  return `l2/${toHex(sha3_256(concat(u64be(bridgeId), encoder.encode(l1Denom))))}`;
+  return `l2/${toHex(sha3_256(concatBytes(u64be(bridgeId), encoder.encode(l1Denom))))}`;
 }
 
 /** SDK `address.Module("ophost", u64be(bridge_id))`: the bridge's escrow account (32 bytes). */
 export function bridgeAddressBytes(bridgeId: bigint): Uint8Array {
   // address.Hash(typ, key) = sha256(sha256(typ) ‖ key); Module derives Hash("module", name), then key.
-  const hash = (typ: Uint8Array, key: Uint8Array) => sha256(concat(sha256(typ), key));
+  const hash = (typ: Uint8Array, key: Uint8Array) => sha256(concatBytes(sha256(typ), key));
   return hash(hash(encoder.encode('module'), encoder.encode('ophost')), u64be(bridgeId));
 }
 
@@ -44,7 +35,7 @@ export function withdrawalHash(input: {
   denom: string;
   amount: bigint;
 }): Uint8Array {
-  const seed = concat(
+  const seed = concatBytes(
     u64be(input.bridgeId),
     u64be(input.sequence),
     sha3_256(encoder.encode(input.from)),
@@ -57,14 +48,16 @@ export function withdrawalHash(input: {
 
 /** sha3_256(version ‖ storage_root ‖ last_block_hash). */
 export function outputRoot(version: number, storageRoot: Uint8Array, lastBlockHash: Uint8Array): Uint8Array {
-  return sha3_256(concat(Uint8Array.of(version), storageRoot.subarray(0, 32), lastBlockHash.subarray(0, 32)));
+  return sha3_256(
+    concatBytes(Uint8Array.of(version), storageRoot.subarray(0, 32), lastBlockHash.subarray(0, 32)),
+  );
 }
 
 const compare = (a: Uint8Array, b: Uint8Array) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
 /** A node of two children, commutative: the smaller one goes first. */
 export function nodeHash(a: Uint8Array, b: Uint8Array): Uint8Array {
-  return compare(a, b) < 0 ? sha3_256(concat(a, b)) : sha3_256(concat(b, a));
+  return compare(a, b) < 0 ? sha3_256(concatBytes(a, b)) : sha3_256(concatBytes(b, a));
 }
 
 export function rootFromProofs(leaf: Uint8Array, proofs: Uint8Array[]): Uint8Array {
