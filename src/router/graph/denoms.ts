@@ -34,6 +34,16 @@ export function ibcDenomOf(trace: IbcTrace): string {
   return trace.hops.length === 0 ? trace.base : ibcHashOf(ibcPath(trace));
 }
 
+/** The trace path among an asset's `ibc` steps that hashes to the voucher `denom`, if one does. */
+export function voucherPathIn(
+  traces: Array<{ kind: string; path?: string }>,
+  denom: string,
+): string | undefined {
+  return traces.find(
+    (t) => t.kind === 'ibc' && t.path !== undefined && ibcDenomOf(parseIbcPath(t.path)) === denom,
+  )?.path;
+}
+
 /** OPinit's L2 denom of an L1 denom: `l2/` + hex(sha3_256(u64be(bridge_id) ‖ l1_denom)). */
 export function l2DenomOf(bridgeId: string, l1Denom: string): string {
   const id = new Uint8Array(8);

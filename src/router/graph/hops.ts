@@ -1,5 +1,5 @@
 import type { OmnichainEndpoint, RouterAsset, RouterChain, RouterRegistry } from '../registry/types.js';
-import { type IbcTrace, ibcDenomOf, l2DenomOf, parseIbcPath } from './denoms.js';
+import { type IbcTrace, ibcDenomOf, l2DenomOf, parseIbcPath, voucherPathIn } from './denoms.js';
 import { traceStart } from './lineage.js';
 
 /** Where an asset is: a chain, the denom it holds there, and (for IBC vouchers) the denom's trace. */
@@ -64,6 +64,14 @@ export type Unwrap =
       remoteDecimals: number;
     };
 
+/** A token wrapping a coin of its own chain: the wrapper, and for an ERC20Wrapper the decimals it converts between. */
+interface Wrapping {
+  wrapper: string;
+  token: string;
+  underlying: string;
+  decimals?: { remote: number; local: number };
+}
+
 /** The registry's name of minievm's ERC20Wrapper in `wrapped` traces. */
 const DECIMAL_WRAPPER = 'Decimal Wrapper';
 
@@ -120,49 +128,64 @@ export function createHopGraph(registry: RouterRegistry): HopGraph {
     if (hook) wrappers.set(key, [...(wrappers.get(key) ?? []), { denom: asset.denom, hook }]);
   }
 
+  /**
+   * A token of a minievm rollup wrapping a coin of the same chain: its wrapper, and for minievm's
+   * ERC20Wrapper the decimals it converts between (undefined when the coin's are unknown).
+   */
+  function wrappingOf(asset: RouterAsset | undefined): Wrapping | undefined {
+    const wraps = asset?.wraps;
+    const wrapper = wraps?.contract ?? asset?.tokenContract;
+    if (!asset || !wraps || wraps.chainId !== asset.chainId || !wrapper || !asset.tokenContract)
+      return undefined;
+    if (registry.chain(asset.chainId)?.minitia !== 'minievm') return undefined;
+    const wrapping: Wrapping = { wrapper, token: asset.tokenContract, underlying: wraps.denom };
+    if (wraps.provider !== DECIMAL_WRAPPER) return wrapping;
+    const remote = coinDecimals(asset, wraps.denom);
+    return remote === undefined ? undefined : { ...wrapping, decimals: { remote, local: asset.decimals } };
+  }
+
+  /**
+   * The decimals of the coin a token wraps: a deposited `l2/…` coin has those of the L1 denom it stands
+   * for; another, those it is listed with, or those of what the trace step before the wrapping brought.
+   */
+  function coinDecimals(asset: RouterAsset, coin: string): number | undefined {
+    const deposited = l2Origin.get(`${asset.chainId}\n${coin}`);
+    if (deposited) return l1 ? registry.asset(l1.chainId, deposited.l1Denom)?.decimals : undefined;
+    const before = asset.traces.at(-2);
+    return (
+      registry.asset(asset.chainId, coin)?.decimals ??
+      (before?.fromChainId ? registry.asset(before.fromChainId, before.fromDenom)?.decimals : undefined)
+    );
+  }
+
   /** The hook that converts a deposited `l2/…` coin (of `l1Denom`) into `asset`, a token wrapping it. */
   function depositHook(asset: RouterAsset, l1Denom: string | undefined): DepositHook | undefined {
-    const { wraps, tokenContract } = asset;
-    const contract = wraps?.contract ?? tokenContract;
-    if (!wraps || wraps.chainId !== asset.chainId || !contract || !tokenContract || !l1Denom)
-      return undefined;
-    if (registry.chain(asset.chainId)?.minitia !== 'minievm') return undefined;
-    if (wraps.provider !== DECIMAL_WRAPPER)
-      return { kind: 'wrap', underlying: wraps.denom, wrapper: contract };
-    // The coin has the decimals of the L1 denom it stands for; unlisted there, its conversion is unknown.
-    const remoteDecimals = l1 ? registry.asset(l1.chainId, l1Denom)?.decimals : undefined;
-    if (remoteDecimals === undefined) return undefined;
+    const wrapping = wrappingOf(asset);
+    if (!wrapping || !l1Denom) return undefined;
+    const { wrapper, underlying, decimals } = wrapping;
+    if (!decimals) return { kind: 'wrap', underlying, wrapper };
     return {
       kind: 'to_local',
-      underlying: wraps.denom,
-      wrapper: contract,
-      remoteDecimals,
-      localDecimals: asset.decimals,
+      underlying,
+      wrapper,
+      remoteDecimals: decimals.remote,
+      localDecimals: decimals.local,
     };
   }
+
   /** The conversion out of `asset` when it is a token of a minievm rollup wrapping a coin of that chain. */
   function unwrapOf(asset: RouterAsset | undefined): Unwrap | undefined {
-    const wraps = asset?.wraps;
-    const contract = wraps?.contract ?? asset?.tokenContract;
-    if (!asset || !wraps || wraps.chainId !== asset.chainId || !contract || !asset.tokenContract)
-      return undefined;
-    if (registry.chain(asset.chainId)?.minitia !== 'minievm') return undefined;
-    if (wraps.provider !== DECIMAL_WRAPPER)
-      return { kind: 'unwrap', wrapper: contract, underlying: wraps.denom };
-    // The coin's decimals: listed, or those of what the step before the wrapping brought (an L1 denom
-    // deposited, a voucher's origin).
-    const before = asset.traces.at(-2);
-    const remoteDecimals =
-      registry.asset(asset.chainId, wraps.denom)?.decimals ??
-      (before?.fromChainId ? registry.asset(before.fromChainId, before.fromDenom)?.decimals : undefined);
-    if (remoteDecimals === undefined) return undefined;
+    const wrapping = wrappingOf(asset);
+    if (!wrapping) return undefined;
+    const { wrapper, underlying, token, decimals } = wrapping;
+    if (!decimals) return { kind: 'unwrap', wrapper, underlying };
     return {
       kind: 'to_remote',
-      wrapper: contract,
-      underlying: wraps.denom,
-      token: asset.tokenContract,
-      localDecimals: asset.decimals,
-      remoteDecimals,
+      wrapper,
+      underlying,
+      token,
+      localDecimals: decimals.local,
+      remoteDecimals: decimals.remote,
     };
   }
 
@@ -170,12 +193,8 @@ export function createHopGraph(registry: RouterRegistry): HopGraph {
   function coinPlace(asset: RouterAsset, denom: string): Place | undefined {
     const listed = place(asset.chainId, denom);
     if (listed || !denom.startsWith('ibc/')) return listed;
-    for (const step of asset.traces) {
-      if (step.kind !== 'ibc' || !step.path) continue;
-      const trace = parseIbcPath(step.path);
-      if (ibcDenomOf(trace) === denom) return { chainId: asset.chainId, denom, trace };
-    }
-    return undefined;
+    const path = voucherPathIn(asset.traces, denom);
+    return path === undefined ? undefined : { chainId: asset.chainId, denom, trace: parseIbcPath(path) };
   }
 
   /** Out of a wrapped token: the withdrawal and IBC hops of the coin it wraps, each converting back first. */

@@ -1,4 +1,4 @@
-import { ibcDenomOf, parseIbcPath } from '../graph/denoms.js';
+import { voucherPathIn } from '../graph/denoms.js';
 import type { RawFile, RegistryWarn } from './read.js';
 import type { AssetTrace, RouterAsset } from './types.js';
 
@@ -62,9 +62,7 @@ export function toAsset(chainId: string, raw: any, name: string, ctx: AssetConte
     else traces.push(trace);
   }
   // A voucher's path is the one trace path that hashes to its denom (the last `ibc` step, normally).
-  const ibcPath = base.startsWith('ibc/')
-    ? traces.find((t) => t.kind === 'ibc' && ibcDenomOf(parseIbcPath(t.path!)) === base)?.path
-    : undefined;
+  const ibcPath = base.startsWith('ibc/') ? voucherPathIn(traces, base) : undefined;
   if (base.startsWith('ibc/') && !ibcPath)
     ctx.warn(
       `${name} (${base}): no ibc trace's chain.path hashes to it: routes cannot tell where it comes from`,
