@@ -126,10 +126,19 @@ export function prefixedClassId(port: string, channel: string, classId: string):
   return `${port}/${channel}/${classId}`;
 }
 
-/** `GetNftTransferClassId`: `ibc/<uppercase hex sha256 of the full class path>` (Move and EVM rollups). */
+/** Whether a class path starts with a hop (`<port>/channel-N/…`): the class came from another chain. */
+export const hasHop = (path: string) => /^[^/]+\/channel-\d+\//.test(path);
+
+/** The class a Move or EVM chain holds for a full class path: `ibc/<uppercase hex sha256 of the path>`. */
+export function voucherClassId(path: string): string {
+  return `ibc/${Buffer.from(sha256(new TextEncoder().encode(path)))
+    .toString('hex')
+    .toUpperCase()}`;
+}
+
+/** `GetNftTransferClassId`: the voucher class of a class received over `port`/`channel`. */
 export function nftTransferClassId(port: string, channel: string, classId: string): string {
-  const hash = sha256(new TextEncoder().encode(prefixedClassId(port, channel, classId)));
-  return `ibc/${Buffer.from(hash).toString('hex').toUpperCase()}`;
+  return voucherClassId(prefixedClassId(port, channel, classId));
 }
 
 export interface RecvPacketParams {

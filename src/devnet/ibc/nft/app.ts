@@ -1,6 +1,6 @@
 import type { Packet } from '@initia/initia.proto/ibc/core/channel/v1/channel.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, fromBech32, hexToBytes, toBech32 } from '../../../chain/address.js';
+import { bytesToHex, fromBech32, hexToBytes } from '../../../chain/address.js';
 import { bcs } from '../../../chain/bcs.js';
 import { collectionAddress, nftAddress, padMoveAddress, STD_ADDRESS } from '../../../chain/move-object.js';
 import { event } from '../../events.js';
@@ -10,7 +10,7 @@ import type { Auth } from '../../state/auth.js';
 import { type AbciEvent, type BlockContext, type TxContext, TxError } from '../../types.js';
 import { CW721_CODE_ID, type WasmKeeper } from '../../wasm/keeper.js';
 import type { IbcApp, IbcCore, RecvResult } from '../core/module.js';
-import { classDataOf, decodePacketData, encodePacketData, nftTransferClassId } from '../packet.js';
+import { classDataOf, decodePacketData, encodePacketData, hasHop, voucherClassId } from '../packet.js';
 import { errorAck, parseAck, SUCCESS_ACK } from '../transfer/packet-data.js';
 import { bindIcs721 } from './ics721.js';
 import { classTraceKey, type PacketData, receiveVoucherOnMove, receiveVoucherOnWasm } from './receive.js';
@@ -52,9 +52,6 @@ export function nftEscrowAddress(port: string, channel: string): Uint8Array {
   return sha256(text).subarray(0, 20);
 }
 
-const hasHop = (path: string) => /^[^/]+\/channel-\d+\//.test(path);
-const hashOf = (path: string) => `ibc/${bytesToHex(sha256(new TextEncoder().encode(path))).toUpperCase()}`;
-
 export function createNftApp(options: {
   core: IbcCore;
   port: string;
@@ -72,14 +69,14 @@ export function createNftApp(options: {
     return vm.move;
   };
   const call = (
-    ctx: BlockContext & { events?: AbciEvent[] },
+    ctx: TxContext,
     signer: Uint8Array,
     moduleName: string,
     functionName: string,
     args: Uint8Array[],
     typeArgs: string[] = [],
   ) =>
-    moveOf().execute(ctx as never, {
+    moveOf().execute(ctx, {
       senders: [signer],
       moduleAddress: STD_ADDRESS,
       moduleName,
@@ -90,7 +87,7 @@ export function createNftApp(options: {
 
   /** The Move collection a class path names on this chain: its own `move/` object or the `ibc/<hash>` one. */
   function collectionOfPath(path: string): Uint8Array {
-    if (hasHop(path)) return collectionAddress(STD_ADDRESS, hashOf(path));
+    if (hasHop(path)) return collectionAddress(STD_ADDRESS, voucherClassId(path));
     const own = path.match(/^move\/([0-9a-f]{64})$/);
     if (!own) throw new TxError('nft-transfer', 5, `${path}: not a class of this chain: invalid class id`);
     return hexToBytes(own[1]!);
@@ -216,7 +213,7 @@ export function createNftApp(options: {
         );
       return;
     }
-    const voucher = hashOf(data.classId);
+    const voucher = voucherClassId(data.classId);
     data.tokenIds.forEach((id, i) => {
       events.push(
         ...call(ctx, STD_ADDRESS, 'initia_nft', 'mint', [
@@ -282,10 +279,3 @@ export function createNftApp(options: {
   core.bind(app);
   return { app, send };
 }
-
-/** A voucher class id of this chain for a full path (`ibc/<hash>`), as the keeper names it. */
-export const voucherClassOf = (port: string, channel: string, classId: string) =>
-  nftTransferClassId(port, channel, classId);
-
-export const escrowAccount = (prefix: string, port: string, channel: string) =>
-  toBech32(prefix, nftEscrowAddress(port, channel));

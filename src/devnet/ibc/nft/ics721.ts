@@ -4,7 +4,7 @@ import { type AbciEvent, type BlockContext, type TxContext, TxError } from '../.
 import { ContractError } from '../../wasm/contract.js';
 import type { WasmCallContext, WasmKeeper } from '../../wasm/keeper.js';
 import type { IbcCore } from '../core/module.js';
-import { decodePacketData, encodePacketData } from '../packet.js';
+import { decodePacketData, encodePacketData, hasHop } from '../packet.js';
 import { type PacketData, wasmClassKey, wasmVoucherKey } from './receive.js';
 
 /**
@@ -20,8 +20,6 @@ interface OutgoingMsg {
   timeout: { timestamp?: string; block?: unknown };
   memo?: string | null;
 }
-
-const isHop = (path: string) => /^[^/]+\/channel-\d+\//.test(path);
 
 export interface Ics721 {
   release(ctx: TxContext, packet: Packet, data: PacketData, events: AbciEvent[]): void;
@@ -39,7 +37,7 @@ export function bindIcs721(options: {
     wasm.execute(ctx, { contract, sender: ics721, msg });
   /** The cw721 holding a class on this chain: a collection of its own, or the voucher of a received class. */
   const contractOf = (state: StateReader, path: string) => {
-    if (!isHop(path)) return path;
+    if (!hasHop(path)) return path;
     const voucher = state.get(wasmClassKey(path));
     if (!voucher) throw new TxError('wasm', 5, `no cw721 for class ${path}: execute wasm contract failed`);
     return voucher;

@@ -47,9 +47,6 @@ export function validatePacketData(d: PacketData): void {
   }
 }
 
-/** The receiver's account, checked as the SDK's address codec checks it. */
-export const receiverBytes = (receiver: string, prefix: string) => accAddress(receiver, prefix);
-
 /** Where a Move chain keeps the trace of an `ibc/<hash>` class: its full path. */
 export const classTraceKey = (hash: string) => `ibc/nft/trace/${hash}`;
 
@@ -62,7 +59,7 @@ export function receiveVoucherOnMove(
   events: AbciEvent[],
 ): void {
   validatePacketData(data);
-  const receiver = receiverBytes(data.receiver, chain.prefix);
+  const receiver = accAddress(data.receiver, chain.prefix);
   chain.auth?.ensure(ctx.store, data.receiver);
   const fullPath = prefixedClassId(packet.destinationPort, packet.destinationChannel, data.classId);
   const traceHash = Buffer.from(sha256(new TextEncoder().encode(fullPath)))
@@ -127,7 +124,7 @@ export function receiveVoucherOnWasm(
   events: AbciEvent[],
 ): void {
   validatePacketData(data);
-  receiverBytes(data.receiver, chain.prefix);
+  accAddress(data.receiver, chain.prefix);
   const localClassId = prefixedClassId(packet.destinationPort, packet.destinationChannel, data.classId);
   const classKey = wasmClassKey(localClassId);
   let contract = ctx.store.get(classKey);
