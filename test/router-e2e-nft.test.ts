@@ -4,6 +4,7 @@ import { bcs } from '../src/chain/bcs.js';
 import { collectionAddress, nftAddress, padMoveAddress } from '../src/chain/move-object.js';
 import type { Shutdown } from '../src/common/shutdown.js';
 import type { Devnet, DevnetChain } from '../src/devnet/devnet.js';
+import type { DevAccount } from '../src/devnet/keys.js';
 import { until } from '../src/devnet/test-support/until.js';
 import { post, routerOnDevnet } from './router-api-support.js';
 import { trackingDevnet } from './router-tracking-support.js';
@@ -43,6 +44,30 @@ const execute = (sender: string, functionName: string, args: Uint8Array[]) => ({
   value: { sender, moduleAddress: '0x1', moduleName: 'initia_nft', functionName, typeArgs: [], args },
 });
 
+/** A collection of `holder` on the Move rollup with one token, minted to `holder`: their objects. */
+async function mintOnMove(holder: DevAccount, name: string, tokenId: string) {
+  await signAndBroadcast(move, holder, [
+    execute(holder.address, 'create_collection', [
+      bcs.string(`${name}, sent through the L1`),
+      Uint8Array.of(0),
+      bcs.string(name),
+      bcs.string(`https://weft.test/${encodeURIComponent(name)}`),
+      ...Array.from({ length: 5 }, () => bcs.bool(false)),
+      bcs.bigDecimal(0n),
+    ]),
+    execute(holder.address, 'mint', [
+      bcs.string(name),
+      bcs.string(`token ${tokenId}`),
+      bcs.string(tokenId),
+      bcs.string(`https://weft.test/${tokenId}`),
+      bcs.bool(true),
+      bcs.option(undefined, bcs.address),
+    ]),
+  ]);
+  const creator = padMoveAddress(fromBech32(holder.address).bytes);
+  return { collection: collectionAddress(creator, name), object: nftAddress(creator, name, tokenId) };
+}
+
 /** Txs of a chain whose events match a CometBFT query, with their events as `type.key` → values. */
 async function txsMatching(chain: DevnetChain, query: string) {
   const search = `${chain.urls.rpc}/tx_search?query=${encodeURIComponent(`"${query}"`)}`;
@@ -61,27 +86,7 @@ describe('an NFT between two rollups through the L1 (ICS-721 and the L1 move hoo
     const holder = move.accounts[1]!;
     const receiver = wasm.accounts[2]!.address;
     const name = 'weft e2e collection';
-    await signAndBroadcast(move, holder, [
-      execute(holder.address, 'create_collection', [
-        bcs.string('sent through the L1'),
-        Uint8Array.of(0),
-        bcs.string(name),
-        bcs.string('https://weft.test/collection'),
-        ...Array.from({ length: 5 }, () => bcs.bool(false)),
-        bcs.bigDecimal(0n),
-      ]),
-      execute(holder.address, 'mint', [
-        bcs.string(name),
-        bcs.string('token one'),
-        bcs.string('1'),
-        bcs.string('https://weft.test/1'),
-        bcs.bool(true),
-        bcs.option(undefined, bcs.address),
-      ]),
-    ]);
-    const creator = padMoveAddress(fromBech32(holder.address).bytes);
-    const collection = collectionAddress(creator, name);
-    const object = nftAddress(creator, name, '1');
+    const { collection, object } = await mintOnMove(holder, name, '1');
 
     const answer = await post(url, '/nft', {
       from_address: holder.address,
@@ -211,31 +216,13 @@ describe('an NFT between two rollups through the L1 (ICS-721 and the L1 move hoo
     const holder = move.accounts[2]!;
     const recover = devnet.l1!.accounts[2]!.address;
     const name = 'weft e2e recovered';
-    await signAndBroadcast(move, holder, [
-      execute(holder.address, 'create_collection', [
-        bcs.string('its second hop fails'),
-        Uint8Array.of(0),
-        bcs.string(name),
-        bcs.string(''),
-        ...Array.from({ length: 5 }, () => bcs.bool(false)),
-        bcs.bigDecimal(0n),
-      ]),
-      execute(holder.address, 'mint', [
-        bcs.string(name),
-        bcs.string(''),
-        bcs.string('9'),
-        bcs.string(''),
-        bcs.bool(true),
-        bcs.option(undefined, bcs.address),
-      ]),
-    ]);
-    const creator = padMoveAddress(fromBech32(holder.address).bytes);
+    const { collection } = await mintOnMove(holder, name, '9');
     const answer = await post(url, '/nft', {
       from_address: holder.address,
       from_chain_id: move.chain.info.chainId,
       to_address: wasm.accounts[2]!.address,
       to_chain_id: wasm.chain.info.chainId,
-      collection_address: `0x${bytesToHex(collectionAddress(creator, name))}`,
+      collection_address: `0x${bytesToHex(collection)}`,
       token_ids: ['9'],
       l1_recover_address: recover,
     });
