@@ -1,8 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { toBech32 } from '@cosmjs/encoding';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +6,7 @@ import type { Db } from '../src/store/db.js';
 import { useTestDb } from '../src/store/test-support/backends.js';
 import { address, syntheticChain } from '../src/store/test-support/chain.js';
 import { createBlockWriter } from '../src/store/writer.js';
+import { startApiProcess } from './api-process-support.js';
 
 /**
  * The API as an unfriendly client meets it, in a `weft api` child process over PostgreSQL:
@@ -18,7 +15,6 @@ import { createBlockWriter } from '../src/store/writer.js';
  * JSON answer while `/status` keeps answering. Loopback only; every loop is bounded in count.
  */
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CHAIN = { chainId: 'hostile-1', vm: 'move', bech32Prefix: 'init' } as const;
 const SCHEMA = 'hostile';
 /** 100,000 txs over 3 accounts: every account is in most txs, so its filtered scans are long. */
@@ -32,73 +28,10 @@ const RSS_BOUND_MB = 900;
 /** Under the 60-odd ms a deep filtered by-account scan of this store takes, over /status's 1 ms. */
 const STATEMENT_TIMEOUT_MS = 25;
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
-
 const rssMb = (pid: number): number => {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB$/m);
   return line ? Number(line[1]) / 1024 : 0;
 };
-
-interface ApiProcess {
-  child: ChildProcess;
-  url: string;
-  output: string[];
-  stop(): Promise<void>;
-}
-
-async function startApiProcess(dsn: string, env: Record<string, string>): Promise<ApiProcess> {
-  const port = await freePort();
-  const output: string[] = [];
-  const child = spawn(
-    process.execPath,
-    ['--max-semi-space-size=64', '--import', 'tsx', 'src/cli/main.ts', 'api'],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        DB_DSN: dsn,
-        DB_SCHEMA: SCHEMA,
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        LOG_LEVEL: 'error',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  child.stdout!.on('data', (d: Buffer) => output.push(d.toString()));
-  child.stderr!.on('data', (d: Buffer) => output.push(d.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`weft api exited: ${output.join('')}`);
-    const ok = await fetch(`${url}/status`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) break;
-    if (Date.now() > deadline) throw new Error(`weft api did not answer: ${output.join('')}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return {
-    child,
-    url,
-    output,
-    async stop() {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    },
-  };
-}
 
 /** Runs `count` requests from `connections` loops; `next(i)` gives request i's path. */
 async function load(
@@ -163,7 +96,7 @@ describe('weft api under hostile load (PostgreSQL)', () => {
   it(
     `keeps its memory under ${RSS_BOUND_MB} MB and keeps answering through ${UNIQUE_REQUESTS} unique 1,000-record pages`,
     async () => {
-      const api = await startApiProcess(testDb.dsn()!, {});
+      const api = await startApiProcess(testDb.dsn()!, { DB_SCHEMA: SCHEMA });
       const pool = new Pool(api.url, { connections: CONNECTIONS, pipelining: 1 });
       let peak = rssMb(api.child.pid!);
       const sampler = setInterval(() => {
@@ -211,6 +144,7 @@ describe('weft api under hostile load (PostgreSQL)', () => {
 
   it('ends every deep-offset scan at the statement timeout with a JSON answer while /status keeps answering', async () => {
     const api = await startApiProcess(testDb.dsn()!, {
+      DB_SCHEMA: SCHEMA,
       CACHE_ENABLED: 'false',
       DB_STATEMENT_TIMEOUT: `${STATEMENT_TIMEOUT_MS}ms`,
       DB_POOL_SIZE: '4',

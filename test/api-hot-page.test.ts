@@ -1,13 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../src/common/logger.js';
 import type { Devnet } from '../src/devnet/devnet.js';
 import type { Db } from '../src/store/db.js';
 import { useTestDb } from '../src/store/test-support/backends.js';
+import { type ApiProcess, freePort, startApiProcess } from './api-process-support.js';
 import { configFor, type RunningIndexer, startIndexer, testDevnet, waitFor } from './indexer-support.js';
 
 /**
@@ -17,66 +14,12 @@ import { configFor, type RunningIndexer, startIndexer, testDevnet, waitFor } fro
  * block behind the store. Loopback only; the load is bounded in time.
  */
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLIENTS = 64;
 const DURATION_MS = 15_000;
 const LIST_TTL_MS = 1000;
 /** Slower than the TTL, so that entries also expire while no block comes (the stale path). */
 const BLOCK_EVERY_MS = 1400;
 const PAGE = '/indexer/tx/v1/txs?pagination.limit=100';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
-
-interface ApiProcess {
-  child: ChildProcess;
-  url: string;
-  metricsUrl: string;
-  output: string[];
-}
-
-async function startApi(dsn: string, schema: string): Promise<ApiProcess> {
-  const [port, metricsPort] = [await freePort(), await freePort()];
-  const output: string[] = [];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'api'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DB_DSN: dsn,
-      DB_SCHEMA: schema,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      CACHE_LIST_TTL: String(LIST_TTL_MS),
-      METRICS_ENABLED: 'true',
-      METRICS_HOST: '127.0.0.1',
-      METRICS_PORT: String(metricsPort),
-      LOG_LEVEL: 'error',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d: Buffer) => output.push(d.toString()));
-  child.stderr!.on('data', (d: Buffer) => output.push(d.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor(
-    'weft api',
-    async () => {
-      if (child.exitCode !== null) throw new Error(`weft api exited: ${output.join('')}`);
-      return fetch(`${url}/status`).then(
-        (r) => r.ok,
-        () => false,
-      );
-    },
-    60_000,
-  );
-  return { child, url, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`, output };
-}
 
 /** `weft_http_cache_total` by result, from the API's metrics. */
 async function cacheResults(metricsUrl: string): Promise<Record<string, number>> {
@@ -111,6 +54,7 @@ describe('a hot page under 64 polling clients while the indexer writes (PostgreS
   let db: Db;
   let indexer: RunningIndexer;
   let api: ApiProcess;
+  let metricsUrl: string;
 
   beforeAll(async () => {
     devnet = await testDevnet({ seed: 'hot-page', vms: ['move'], accounts: 8, txsPerBlock: 8 });
@@ -119,14 +63,19 @@ describe('a hot page under 64 polling clients while the indexer writes (PostgreS
     const chain = devnet.chains[0]!;
     indexer = startIndexer(configFor(chain, { pollIntervalMs: 50 }), db, silentLogger());
     await waitFor('the backfill', () => indexer.indexer.status().written >= chain.chain.latestHeight());
-    api = await startApi(testDb.dsn()!, db.schema);
+    const metricsPort = await freePort();
+    api = await startApiProcess(testDb.dsn()!, {
+      DB_SCHEMA: db.schema,
+      CACHE_LIST_TTL: String(LIST_TTL_MS),
+      METRICS_ENABLED: 'true',
+      METRICS_HOST: '127.0.0.1',
+      METRICS_PORT: String(metricsPort),
+    });
+    metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
   }, 180_000);
 
   afterAll(async () => {
-    if (api && api.child.exitCode === null) {
-      api.child.kill('SIGTERM');
-      await once(api.child, 'exit');
-    }
+    await api?.stop();
     await indexer?.stop();
     await devnet?.close();
   });
@@ -151,7 +100,7 @@ describe('a hot page under 64 polling clients while the indexer writes (PostgreS
       }
     })();
 
-    const before = await cacheResults(api.metricsUrl);
+    const before = await cacheResults(metricsUrl);
     const pool = new Pool(api.url, { connections: CLIENTS, pipelining: 1 });
     const answers: Answer[] = [];
     const client = async () => {
@@ -181,7 +130,7 @@ describe('a hot page under 64 polling clients while the indexer writes (PostgreS
       await poller;
       await pool.close();
     }
-    const after = await cacheResults(api.metricsUrl);
+    const after = await cacheResults(metricsUrl);
     const count = (result: string) => (after[result] ?? 0) - (before[result] ?? 0);
 
     const statuses = new Map<number, number>();

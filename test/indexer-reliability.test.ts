@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +11,7 @@ import type { Devnet } from '../src/devnet/devnet.js';
 import { type Db, openDb } from '../src/store/db.js';
 import { digest } from '../src/store/digest.js';
 import { useTestDb } from '../src/store/test-support/backends.js';
+import { freePort } from './api-process-support.js';
 import { configFor, reached, startIndexer, testDevnet, waitFor } from './indexer-support.js';
 
 /**
@@ -217,14 +217,4 @@ async function metricsProgress(port: number): Promise<Progress> {
     progress[name!] = Number(height);
   }
   return progress;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
