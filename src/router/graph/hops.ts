@@ -120,6 +120,28 @@ export function createHopGraph(registry: RouterRegistry): HopGraph {
       deposits.set(denom, [...(deposits.get(denom) ?? []), { rollup, denomOut }]);
     }
   }
+  // The graph is fixed for a registry: a place's hops (SHA-256 of traces and all) are worked out once.
+  // Places come from requests too, so the memory is capped: past it, they are worked out each time.
+  const MEMO_LIMIT = 20_000;
+  const hopsKnown = new Map<string, Array<{ hop: Hop; to: Place }>>();
+  const placesKnown = new Map<string, Place | undefined>();
+  function knownHops(at: Place): Array<{ hop: Hop; to: Place }> {
+    const key = `${at.chainId}\n${at.denom}`;
+    let known = hopsKnown.get(key);
+    if (!known) {
+      known = hopsFrom(at);
+      if (hopsKnown.size < MEMO_LIMIT) hopsKnown.set(key, known);
+    }
+    return known;
+  }
+  function knownPlace(chainId: string, denom: string): Place | undefined {
+    const key = `${chainId}\n${denom}`;
+    if (placesKnown.has(key)) return placesKnown.get(key);
+    const found = place(chainId, denom);
+    if (placesKnown.size < MEMO_LIMIT) placesKnown.set(key, found);
+    return found;
+  }
+
   /** `<rollup>\n<l2 denom>` → the ERC20s on that (minievm) rollup a deposit's hook converts the coin into. */
   const wrappers = new Map<string, Array<{ denom: string; hook: DepositHook }>>();
   for (const asset of registry.assets) {
@@ -203,7 +225,7 @@ export function createHopGraph(registry: RouterRegistry): HopGraph {
     const unwrap = unwrapOf(asset);
     const coin = unwrap && coinPlace(asset!, unwrap.underlying);
     if (!unwrap || !coin) return [];
-    return hopsFrom(coin).flatMap(({ hop, to }) =>
+    return knownHops(coin).flatMap(({ hop, to }) =>
       hop.kind === 'op_withdraw' || hop.kind === 'ibc'
         ? [{ hop: { ...hop, denomIn: at.denom, unwrap }, to }]
         : [],
@@ -356,29 +378,10 @@ export function createHopGraph(registry: RouterRegistry): HopGraph {
     return `${chainId}\n${base}`;
   }
 
-  // The graph is fixed for a registry: a place's hops (SHA-256 of traces and all) are worked out once.
-  // Places come from requests too, so the memory is capped: past it, they are worked out each time.
-  const MEMO_LIMIT = 20_000;
-  const hopsKnown = new Map<string, Array<{ hop: Hop; to: Place }>>();
-  const placesKnown = new Map<string, Place | undefined>();
   return {
     registry,
-    hopsFrom(at) {
-      const key = `${at.chainId}\n${at.denom}`;
-      let known = hopsKnown.get(key);
-      if (!known) {
-        known = hopsFrom(at);
-        if (hopsKnown.size < MEMO_LIMIT) hopsKnown.set(key, known);
-      }
-      return known;
-    },
-    place(chainId, denom) {
-      const key = `${chainId}\n${denom}`;
-      if (placesKnown.has(key)) return placesKnown.get(key);
-      const found = place(chainId, denom);
-      if (placesKnown.size < MEMO_LIMIT) placesKnown.set(key, found);
-      return found;
-    },
+    hopsFrom: knownHops,
+    place: knownPlace,
     origin,
   };
 }
