@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { toBech32 } from '../src/chain/address.js';
-import { type Db, openDb } from '../src/store/db.js';
-import { migrate } from '../src/store/migrate.js';
-import type { IndexedBlock, IndexedEvmTx, IndexedTx, NftChange } from '../src/store/records.js';
-import { createBlockWriter } from '../src/store/writer.js';
+import { toBech32 } from 'weft/chain/address.js';
+import { type Db, openDb } from 'weft/store/db.js';
+import { migrate } from 'weft/store/migrate.js';
+import type { IndexedBlock, IndexedEvmTx, IndexedTx, NftChange } from 'weft/store/records.js';
+import { createBlockWriter } from 'weft/store/writer.js';
 
 /**
  * The store of `npm run bench -- api`: devnet-shaped blocks generated from their heights (bank sends,

@@ -1,10 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
-import { DEFAULT_CACHE, DEFAULT_STORE_LIMITS } from '../src/api/config.js';
-import { createApiServer } from '../src/api/server.js';
-import { createMetricsRegistry, type Registry } from '../src/common/metrics.js';
-import { openDb } from '../src/store/db.js';
-import { migrate } from '../src/store/migrate.js';
-import { createBlockWriter } from '../src/store/writer.js';
+import { DEFAULT_CACHE, DEFAULT_STORE_LIMITS } from 'weft/api/config.js';
+import { createApiServer } from 'weft/api/server.js';
+import { createMetricsRegistry, type Registry } from 'weft/common/metrics.js';
+import { openDb } from 'weft/store/db.js';
+import { migrate } from 'weft/store/migrate.js';
+import { createBlockWriter } from 'weft/store/writer.js';
 import { CHAIN_ID, generateBlocks, PREFIX } from './api-data.js';
 import { type LoadResult, runLoad } from './load.js';
 

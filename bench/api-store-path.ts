@@ -1,6 +1,6 @@
-import type { Db } from '../src/store/db.js';
-import { createRecordCache, type RecordCache } from '../src/store/read/record-cache.js';
-import { txsByAccount } from '../src/store/read/txs.js';
+import type { Db } from 'weft/store/db.js';
+import { createRecordCache, type RecordCache } from 'weft/store/read/record-cache.js';
+import { txsByAccount } from 'weft/store/read/txs.js';
 
 /**
  * The by-account page's store path alone, with no HTTP: the same reads the route makes (keys, total and

@@ -1,7 +1,7 @@
-import { encodeKey } from '../src/api/pagination.js';
-import { createApiServer } from '../src/api/server.js';
-import { toBech32 } from '../src/chain/address.js';
-import { loadSettings, parse } from '../src/common/config.js';
+import { encodeKey } from 'weft/api/pagination.js';
+import { createApiServer } from 'weft/api/server.js';
+import { toBech32 } from 'weft/chain/address.js';
+import { loadSettings, parse } from 'weft/common/config.js';
 import { type CpuPerRequest, cpuMeter } from './api-cpu.js';
 import { accountBytes, benchStore, CHAIN_ID, CONTRACT, HOT, MILD, PREFIX, WARM } from './api-data.js';
 import { HOT_PAGE, hotPageScenario } from './api-hot-page.js';

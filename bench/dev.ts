@@ -4,8 +4,8 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { NODE_FLAGS } from '../src/cli/node-flags.js';
-import { loadSettings, parse } from '../src/common/config.js';
+import { NODE_FLAGS } from 'weft/cli/node-flags.js';
+import { loadSettings, parse } from 'weft/common/config.js';
 
 /**
  * `weft dev` under backfill: the stack starts on stored chains (`--blocks` blocks of each rollup,
@@ -69,7 +69,7 @@ const LINE =
   /^(\S+)\s+vm=(\S+)\s+height=(\d+) rpc=\S+ rest=\S+(?: json-rpc=\S+)? api=(http:\/\/127\.0\.0\.1:\d+)$/;
 
 function weft(args: string[]): ChildProcess {
-  return spawn(process.execPath, [...NODE_FLAGS, 'bin/weft.js', ...args], {
+  return spawn(process.execPath, [...NODE_FLAGS, 'packages/weft/bin/weft.js', ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

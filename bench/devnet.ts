@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadSettings, parse } from '../src/common/config.js';
-import { silentLogger } from '../src/common/logger.js';
-import { startDevnet } from '../src/devnet/devnet.js';
-import { NETWORKS, type NetworkKind } from '../src/devnet/network/plan.js';
-import { devnetOptions, devnetSettings } from '../src/devnet/settings.js';
-import type { VmType } from '../src/devnet/types.js';
+import { loadSettings, parse } from 'weft/common/config.js';
+import { silentLogger } from 'weft/common/logger.js';
+import { startDevnet } from 'weft-devnet/devnet.js';
+import { NETWORKS, type NetworkKind } from 'weft-devnet/network/plan.js';
+import { devnetOptions, devnetSettings } from 'weft-devnet/settings.js';
+import type { VmType } from 'weft-devnet/types.js';
 
 /** Fast-forward speed of each rollup alone: blocks/s and txs/s at a given traffic rate. */
 export async function run(argv: string[]) {

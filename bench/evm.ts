@@ -1,5 +1,5 @@
-import { loadSettings, parse } from '../src/common/config.js';
-import { createErc20Transfers } from '../src/devnet/test-support/erc20-transfers.js';
+import { loadSettings, parse } from 'weft/common/config.js';
+import { createErc20Transfers } from 'weft-devnet/test-support/erc20-transfers.js';
 
 /**
  * The devnet's EVM executor alone: ERC20 transfers, each with its fee paid by a bank send, run and

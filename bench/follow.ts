@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadSettings, parse } from '../src/common/config.js';
-import { silentLogger } from '../src/common/logger.js';
-import { createRng } from '../src/common/random.js';
-import { testDevnet } from '../src/devnet/test-support/devnet.js';
-import { createIndexer } from '../src/indexer/indexer.js';
+import { loadSettings, parse } from 'weft/common/config.js';
+import { silentLogger } from 'weft/common/logger.js';
+import { createIndexer } from 'weft/indexer/indexer.js';
+import { createRng } from 'weft-devnet/random.js';
+import { testDevnet } from 'weft-devnet/test-support/devnet.js';
 
 /**
  * How soon a caught-up indexer writes a new block: an in-process devnet produces `--blocks` blocks one

@@ -6,7 +6,7 @@ import pg from 'pg';
  * CPU figures of `npm run bench -- ingest`: the indexer process and the PostgreSQL backends that serve
  * its database, read from `/proc/<pid>/stat` (utime + stime, in clock ticks), and the indexer's own
  * per-stage times (served on its metrics endpoint when `WEFT_STAGE_TIMES=1`, see
- * src/common/stage-times.ts).
+ * packages/weft/src/common/stage-times.ts).
  */
 
 function clockTicks(): number {

@@ -1,7 +1,7 @@
-import { createCometClient } from '../src/chain/comet-client.js';
-import { createJsonRpcClient } from '../src/chain/json-rpc-client.js';
-import { createRestClient } from '../src/chain/rest-client.js';
-import { encodeRecord } from '../src/store/record-codec.js';
+import { createCometClient } from 'weft/chain/comet-client.js';
+import { createJsonRpcClient } from 'weft/chain/json-rpc-client.js';
+import { createRestClient } from 'weft/chain/rest-client.js';
+import { encodeRecord } from 'weft/store/record-codec.js';
 import { acrossHeights, perBlock } from './ingest-cpu.js';
 
 /**

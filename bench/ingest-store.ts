@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { type Db, openDb } from '../src/store/db.js';
-import { migrate } from '../src/store/migrate.js';
+import { type Db, openDb } from 'weft/store/db.js';
+import { migrate } from 'weft/store/migrate.js';
 
 /** The throw-away stores of `npm run bench -- ingest`: a PostgreSQL database or a PGlite folder. */
 

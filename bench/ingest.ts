@@ -4,8 +4,8 @@ import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { NODE_FLAGS } from '../src/cli/node-flags.js';
-import { loadSettings, parse } from '../src/common/config.js';
+import { NODE_FLAGS } from 'weft/cli/node-flags.js';
+import { loadSettings, parse } from 'weft/common/config.js';
 import {
   acrossHeights,
   type BackendSampler,
@@ -39,7 +39,7 @@ import { PG_URL, pgliteStore, postgresStore, sizeReport } from './ingest-store.j
  *   each backend counts; the bench's own connection is left out). Autovacuum workers on that database
  *   apart (`store_autovacuum_cpu_ms_per_block`); server-wide processes (WAL writer, checkpointer) are not
  *   counted. `store_backends`: backends seen. PGlite: null (`store_cpu_in` says where it is).
- * - `stages`: measured inside the indexer (`WEFT_STAGE_TIMES=1`, src/common/stage-times.ts defines
+ * - `stages`: measured inside the indexer (`WEFT_STAGE_TIMES=1`, packages/weft/src/common/stage-times.ts defines
  *   them): `fetch` (node requests and JSON parse), `parse` (the JSON parse alone), `decode`, `build`
  *   (the writer's rows and parameters) and `write` (statements, begin, lock, commit). Stages overlap:
  *   many heights are fetched and decoded while a batch is written, so `wall_ms_per_block` figures are
@@ -131,11 +131,15 @@ const profileArgs = (name: string) => [
 ];
 
 function weft(args: string[], options: { env?: NodeJS.ProcessEnv; nodeArgs?: string[] } = {}): ChildProcess {
-  return spawn(process.execPath, [...NODE_FLAGS, ...(options.nodeArgs ?? []), 'bin/weft.js', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  return spawn(
+    process.execPath,
+    [...NODE_FLAGS, ...(options.nodeArgs ?? []), 'packages/weft/bin/weft.js', ...args],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
 }
 
 /** Serves the stored chain without producing blocks; resolves with its URLs once it listens. */

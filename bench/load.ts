@@ -76,7 +76,9 @@ function loadWorker(): void {
 
 /** A child process that runs loads (so autocannon does not share the server's event loop). */
 export function startLoadWorker(): ChildProcess {
-  return fork(fileURLToPath(import.meta.url), ['--load-worker'], { execArgv: ['--import', 'tsx'] });
+  return fork(fileURLToPath(import.meta.url), ['--load-worker'], {
+    execArgv: ['--conditions=weft-source', '--import', 'tsx'],
+  });
 }
 
 export function runLoad(child: ChildProcess, job: LoadJob): Promise<LoadResult> {

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { loadSettings, parse } from '../src/common/config.js';
-import { type Db, openDb } from '../src/store/db.js';
-import { migrate } from '../src/store/migrate.js';
-import { openStoreThread } from '../src/store/store-thread.js';
+import { loadSettings, parse } from 'weft/common/config.js';
+import { type Db, openDb } from 'weft/store/db.js';
+import { migrate } from 'weft/store/migrate.js';
+import { openStoreThread } from 'weft/store/store-thread.js';
 
 /**
  * Resident memory of embedded stores (on-disk data folders): N PGlite instances in one process, in

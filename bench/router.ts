@@ -5,22 +5,22 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NODE_FLAGS } from '../src/cli/node-flags.js';
-import { loadSettings, parse } from '../src/common/config.js';
-import { silentLogger } from '../src/common/logger.js';
-import type { Manifest } from '../src/devnet/manifest.js';
-import { until } from '../src/devnet/test-support/until.js';
-import { createRouterServer } from '../src/router/api/server.js';
-import { l2DenomOf } from '../src/router/graph/denoms.js';
-import { loadRegistry } from '../src/router/registry/load.js';
+import { NODE_FLAGS } from 'weft/cli/node-flags.js';
+import { loadSettings, parse } from 'weft/common/config.js';
+import { silentLogger } from 'weft/common/logger.js';
+import { createRouterServer } from 'weft/router/api/server.js';
+import { l2DenomOf } from 'weft/router/graph/denoms.js';
+import { loadRegistry } from 'weft/router/registry/load.js';
 import {
   migrateTracking,
   ROUTER_SCHEMA,
   startTracker,
   trackedChain,
   trackingRoutes,
-} from '../src/router/tracking/index.js';
-import { openDb } from '../src/store/db.js';
+} from 'weft/router/tracking/index.js';
+import { openDb } from 'weft/store/db.js';
+import type { Manifest } from 'weft-devnet/manifest.js';
+import { until } from 'weft-devnet/test-support/until.js';
 import { type LoadRequest, type LoadResult, runLoad, startLoadWorker } from './load.js';
 
 /**
@@ -41,7 +41,7 @@ async function devnetProcess(dir: string): Promise<{ child: ChildProcess; manife
   const path = join(dir, 'manifest.json');
   const args = ['devnet', '--network', 'full', '--seed', 'bench-router', '--accounts', '2'];
   args.push('--txs-per-block', '0', '--block-time', '1s', '--port-base', '0', '--manifest', path);
-  const child = spawn(process.execPath, [...NODE_FLAGS, 'bin/weft.js', ...args], {
+  const child = spawn(process.execPath, [...NODE_FLAGS, 'packages/weft/bin/weft.js', ...args], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'error' },
     stdio: ['ignore', 'ignore', 'pipe'],

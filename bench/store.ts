@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import { loadSettings, parse } from '../src/common/config.js';
-import { checkCounters } from '../src/store/counter-check.js';
-import { type Db, openDb } from '../src/store/db.js';
-import { migrate } from '../src/store/migrate.js';
-import type { IndexedBlock } from '../src/store/records.js';
-import { syntheticChain } from '../src/store/test-support/chain.js';
-import { createBlockWriter } from '../src/store/writer.js';
+import { loadSettings, parse } from 'weft/common/config.js';
+import { checkCounters } from 'weft/store/counter-check.js';
+import { type Db, openDb } from 'weft/store/db.js';
+import { migrate } from 'weft/store/migrate.js';
+import type { IndexedBlock } from 'weft/store/records.js';
+import { syntheticChain } from 'weft/store/test-support/chain.js';
+import { createBlockWriter } from 'weft/store/writer.js';
 
 /**
  * Store write speed: synthetic blocks (default 20 txs of 5 account edges each, ~1 KB records,

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { parseFlags } from '../src/common/config.js';
-import { silentLogger } from '../src/common/logger.js';
-import { startTracker, type Tracker } from '../src/router/tracking/tracker.js';
-import { migrateTracking, ROUTER_SCHEMA } from '../src/router/tracking/transfer-store.js';
-import { type Db, openDb } from '../src/store/db.js';
+import { parseFlags } from 'weft/common/config.js';
+import { silentLogger } from 'weft/common/logger.js';
+import { startTracker, type Tracker } from 'weft/router/tracking/tracker.js';
+import { migrateTracking, ROUTER_SCHEMA } from 'weft/router/tracking/transfer-store.js';
+import { type Db, openDb } from 'weft/store/db.js';
 import { depositMany, trackedChains, trackingDevnet, until } from '../test/router-tracking-support.js';
 
 /**

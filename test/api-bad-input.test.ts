@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveChain } from '../src/api/chain-context.js';
-import { type ApiServer, createApiServer } from '../src/api/server.js';
-import { type ApiClient, createApiClient, urlOf } from '../src/api/test-support/api-client.js';
-import { indexChain, producedDevnet } from '../src/api/test-support/indexed-devnet.js';
-import { toBech32 } from '../src/chain/address.js';
-import { createLogger } from '../src/common/logger.js';
-import type { Devnet } from '../src/devnet/devnet.js';
-import { openDb } from '../src/store/db.js';
+import { resolveChain } from 'weft/api/chain-context.js';
+import { type ApiServer, createApiServer } from 'weft/api/server.js';
+import { type ApiClient, createApiClient, urlOf } from 'weft/api/test-support/api-client.js';
+import { indexChain, producedDevnet } from 'weft/api/test-support/indexed-devnet.js';
+import { toBech32 } from 'weft/chain/address.js';
+import { createLogger } from 'weft/common/logger.js';
+import { openDb } from 'weft/store/db.js';
+import type { Devnet } from 'weft-devnet/devnet.js';
 
 /**
  * Malformed requests across every route of an EVM chain (the VM with the most routes): each gets a

@@ -1,15 +1,15 @@
 import { rmSync } from 'node:fs';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiServer, createApiServer } from '../src/api/server.js';
-import { silentLogger } from '../src/common/logger.js';
-import { createRouterServer, type RouterServer } from '../src/router/api/server.js';
-import { loadRegistry } from '../src/router/registry/load.js';
-import { NFT_L1, writeNftRegistry } from '../src/router/test-support/nft-registry.js';
-import { trackingRoutes } from '../src/router/tracking/routes.js';
-import { startTracker, type Tracker } from '../src/router/tracking/tracker.js';
-import { type Db, openDb } from '../src/store/db.js';
-import { migrate } from '../src/store/migrate.js';
+import { type ApiServer, createApiServer } from 'weft/api/server.js';
+import { silentLogger } from 'weft/common/logger.js';
+import { createRouterServer, type RouterServer } from 'weft/router/api/server.js';
+import { loadRegistry } from 'weft/router/registry/load.js';
+import { NFT_L1, writeNftRegistry } from 'weft/router/test-support/nft-registry.js';
+import { trackingRoutes } from 'weft/router/tracking/routes.js';
+import { startTracker, type Tracker } from 'weft/router/tracking/tracker.js';
+import { type Db, openDb } from 'weft/store/db.js';
+import { migrate } from 'weft/store/migrate.js';
 
 /**
  * The same kinds of bad request sent to the indexer API, the router API and the router's tracking routes

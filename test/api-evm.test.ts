@@ -1,5 +1,5 @@
-import { describeApiSuite } from '../src/api/test-support/api-suite.js';
-import { testBackends } from '../src/store/test-support/backends.js';
+import { describeApiSuite } from 'weft/api/test-support/api-suite.js';
+import { testBackends } from 'weft/store/test-support/backends.js';
 
 // The read API over a evm devnet chain indexed by the real indexer, on PGlite and PostgreSQL.
 describeApiSuite('evm', await testBackends());

@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { toBech32 } from '@cosmjs/encoding';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../src/store/db.js';
-import { useTestDb } from '../src/store/test-support/backends.js';
-import { address, syntheticChain } from '../src/store/test-support/chain.js';
-import { createBlockWriter } from '../src/store/writer.js';
+import type { Db } from 'weft/store/db.js';
+import { useTestDb } from 'weft/store/test-support/backends.js';
+import { address, syntheticChain } from 'weft/store/test-support/chain.js';
+import { createBlockWriter } from 'weft/store/writer.js';
 import { startApiProcess } from './api-process-support.js';
 
 /**
@@ -75,7 +75,7 @@ describe('weft api under hostile load (PostgreSQL)', () => {
 
   beforeAll(async () => {
     db = await testDb.root().withSchema(SCHEMA);
-    const { migrate } = await import('../src/store/migrate.js');
+    const { migrate } = await import('weft/store/migrate.js');
     await migrate(db);
     const writer = createBlockWriter(db, CHAIN);
     const blocks = syntheticChain({

@@ -1,9 +1,9 @@
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../src/common/logger.js';
-import type { Devnet } from '../src/devnet/devnet.js';
-import type { Db } from '../src/store/db.js';
-import { useTestDb } from '../src/store/test-support/backends.js';
+import { silentLogger } from 'weft/common/logger.js';
+import type { Db } from 'weft/store/db.js';
+import { useTestDb } from 'weft/store/test-support/backends.js';
+import type { Devnet } from 'weft-devnet/devnet.js';
 import { type ApiProcess, freePort, startApiProcess } from './api-process-support.js';
 import { configFor, type RunningIndexer, startIndexer, testDevnet, waitFor } from './indexer-support.js';
 

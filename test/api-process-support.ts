@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { sourceCli } from 'weft/cli/test-support/source-cli.js';
 
 /** `weft api` as a process of its own, for the tests that load it from outside. */
 
@@ -32,15 +33,11 @@ export interface ApiProcess {
 export async function startApiProcess(dsn: string, env: Record<string, string>): Promise<ApiProcess> {
   const port = await freePort();
   const output: string[] = [];
-  const child = spawn(
-    process.execPath,
-    ['--max-semi-space-size=64', '--import', 'tsx', 'src/cli/main.ts', 'api'],
-    {
-      cwd: ROOT,
-      env: { ...process.env, DB_DSN: dsn, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'error', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, sourceCli(['api']), {
+    cwd: ROOT,
+    env: { ...process.env, DB_DSN: dsn, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'error', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout!.on('data', (d: Buffer) => output.push(d.toString()));
   child.stderr!.on('data', (d: Buffer) => output.push(d.toString()));
   const url = `http://127.0.0.1:${port}`;

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveChain } from '../src/api/chain-context.js';
-import { loadApiConfig } from '../src/api/config.js';
-import { type ApiServer, createApiServer } from '../src/api/server.js';
-import { buildInfo } from '../src/common/build.js';
-import { ConfigError } from '../src/common/errors.js';
-import { createApiMetrics } from '../src/common/http-metrics.js';
-import { createMetricsRegistry, serveMetrics } from '../src/common/metrics.js';
-import { type Db, openDb } from '../src/store/db.js';
-import { migrate } from '../src/store/migrate.js';
-import { syntheticChain } from '../src/store/test-support/chain.js';
-import { createBlockWriter } from '../src/store/writer.js';
+import { resolveChain } from 'weft/api/chain-context.js';
+import { loadApiConfig } from 'weft/api/config.js';
+import { type ApiServer, createApiServer } from 'weft/api/server.js';
+import { buildInfo } from 'weft/common/build.js';
+import { ConfigError } from 'weft/common/errors.js';
+import { createApiMetrics } from 'weft/common/http-metrics.js';
+import { createMetricsRegistry, serveMetrics } from 'weft/common/metrics.js';
+import { type Db, openDb } from 'weft/store/db.js';
+import { migrate } from 'weft/store/migrate.js';
+import { syntheticChain } from 'weft/store/test-support/chain.js';
+import { createBlockWriter } from 'weft/store/writer.js';
 
 /** Server-wide behaviour over a small synthetic store: cache, CORS, request ids, metrics, OpenAPI, config. */
 

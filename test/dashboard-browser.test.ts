@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { killAll, startStack } from '../src/dev/test-support/dev-process.js';
+import { killAll, startStack } from 'weft-devnet/dev/test-support/dev-process.js';
 import { ensureChromium, launchChromium, screenshot } from './browser-support.js';
 
 // The dashboard as a person uses it: `weft dev` (what `npm start` runs) in a child process, Debian's

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
 import { SigningStargateClient, StargateClient } from '@cosmjs/stargate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Devnet, DevnetChain } from '../src/devnet/devnet.js';
-import { localDenom } from '../src/devnet/ibc/transfer/denom.js';
-import { deriveAccount } from '../src/devnet/keys.js';
-import { testDevnet } from '../src/devnet/test-support/devnet.js';
-import { until } from '../src/devnet/test-support/until.js';
+import type { Devnet, DevnetChain } from 'weft-devnet/devnet.js';
+import { localDenom } from 'weft-devnet/ibc/transfer/denom.js';
+import { deriveAccount } from 'weft-devnet/keys.js';
+import { testDevnet } from 'weft-devnet/test-support/devnet.js';
+import { until } from 'weft-devnet/test-support/until.js';
 import { balanceOf, type IbcTestChain, sendTransfer } from './ibc-support.js';
 
 /**

@@ -4,8 +4,8 @@ import { Comet38Client } from '@cosmjs/tendermint-rpc';
 import { RESTClient, Tx } from '@initia/initia.js';
 import { AuthInfo, SignDoc, TxBody, TxRaw } from '@initia/initia.proto/cosmos/tx/v1beta1/tx.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../src/common/logger.js';
-import { type Devnet, type DevnetChain, startDevnet } from '../src/devnet/devnet.js';
+import { silentLogger } from 'weft/common/logger.js';
+import { type Devnet, type DevnetChain, startDevnet } from 'weft-devnet/devnet.js';
 
 /**
  * Acceptance: independent real clients read a 200-block mixed-traffic run of each VM without error,

@@ -26,10 +26,10 @@ import {
 } from 'viem';
 import { privateKeyToAccount, publicKeyToAddress } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Devnet, DevnetChain } from '../src/devnet/devnet.js';
-import { deriveAccount } from '../src/devnet/keys.js';
-import { testDevnet } from '../src/devnet/test-support/devnet.js';
-import { signTx } from '../src/devnet/tx/sign.js';
+import type { Devnet, DevnetChain } from 'weft-devnet/devnet.js';
+import { deriveAccount } from 'weft-devnet/keys.js';
+import { testDevnet } from 'weft-devnet/test-support/devnet.js';
+import { signTx } from 'weft-devnet/tx/sign.js';
 
 /**
  * Acceptance, EVM half: independent real clients (CometBFT RPC, Cosmos REST, viem over the EVM JSON-RPC)

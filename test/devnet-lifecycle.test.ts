@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../src/common/logger.js';
-import { type Devnet, type DevnetOptions, startDevnet } from '../src/devnet/devnet.js';
+import { silentLogger } from 'weft/common/logger.js';
+import { type Devnet, type DevnetOptions, startDevnet } from 'weft-devnet/devnet.js';
 
 const open: Devnet[] = [];
 const dirs: string[] = [];

@@ -4,15 +4,15 @@ import { join } from 'node:path';
 import { createPublicClient, createWalletClient, defineChain, type Hex, http, pad } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Devnet, DevnetChain, ExternalEvmChain } from '../src/devnet/devnet.js';
-import { omnichainOperator } from '../src/devnet/omnichain/network.js';
-import { l2Denom } from '../src/devnet/opinit/hashes.js';
-import type { ChainJson } from '../src/devnet/registry/types.js';
-import { callControl } from '../src/devnet/test-support/control.js';
-import { depositor } from '../src/devnet/test-support/deposit.js';
-import { testDevnet } from '../src/devnet/test-support/devnet.js';
-import { ENDPOINT_CLIENT_ABI, OFT_CLIENT_ABI } from '../src/devnet/test-support/oft-client.js';
-import { until } from '../src/devnet/test-support/until.js';
+import type { Devnet, DevnetChain, ExternalEvmChain } from 'weft-devnet/devnet.js';
+import { omnichainOperator } from 'weft-devnet/omnichain/network.js';
+import { l2Denom } from 'weft-devnet/opinit/hashes.js';
+import type { ChainJson } from 'weft-devnet/registry/types.js';
+import { callControl } from 'weft-devnet/test-support/control.js';
+import { depositor } from 'weft-devnet/test-support/deposit.js';
+import { testDevnet } from 'weft-devnet/test-support/devnet.js';
+import { ENDPOINT_CLIENT_ABI, OFT_CLIENT_ABI } from 'weft-devnet/test-support/oft-client.js';
+import { until } from 'weft-devnet/test-support/until.js';
 
 /**
  * The full network with its bridges wired in: OPinit deposits from the L1 into every rollup, signed by

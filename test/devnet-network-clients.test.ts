@@ -9,11 +9,11 @@ import { AuthInfo, SignDoc, TxBody, TxRaw } from '@initia/initia.proto/cosmos/tx
 import { createPublicClient, createWalletClient, defineChain, type Hex, http, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeAny } from '../src/chain/registry.js';
-import type { Devnet, DevnetChain, ExternalCosmosChain } from '../src/devnet/devnet.js';
-import type { ChainJson } from '../src/devnet/registry/types.js';
-import { testDevnet } from '../src/devnet/test-support/devnet.js';
-import { signTx } from '../src/devnet/tx/sign.js';
+import { encodeAny } from 'weft/chain/registry.js';
+import type { Devnet, DevnetChain, ExternalCosmosChain } from 'weft-devnet/devnet.js';
+import type { ChainJson } from 'weft-devnet/registry/types.js';
+import { testDevnet } from 'weft-devnet/test-support/devnet.js';
+import { signTx } from 'weft-devnet/tx/sign.js';
 
 /**
  * Acceptance, network half: independent real clients read the L1 and the external Cosmos chain as they

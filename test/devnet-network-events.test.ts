@@ -1,8 +1,8 @@
 import { Comet38Client } from '@cosmjs/tendermint-rpc';
 import { createPublicClient, type Hex, http, parseAbi, toEventSelector } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Devnet, NetworkChain } from '../src/devnet/devnet.js';
-import { trafficNetwork } from '../src/devnet/test-support/devnet.js';
+import type { Devnet, NetworkChain } from 'weft-devnet/devnet.js';
+import { trafficNetwork } from 'weft-devnet/test-support/devnet.js';
 
 /**
  * The bridge events of the full network, found where a wallet or an explorer looks for them on the chain

@@ -11,15 +11,15 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { omnichainOperator } from '../src/devnet/omnichain/network.js';
-import { decodePacket } from '../src/devnet/omnichain/packet.js';
-import { ENDPOINT_CLIENT_ABI, OFT_CLIENT_ABI } from '../src/devnet/test-support/oft-client.js';
+import { omnichainOperator } from 'weft-devnet/omnichain/network.js';
+import { decodePacket } from 'weft-devnet/omnichain/packet.js';
+import { ENDPOINT_CLIENT_ABI, OFT_CLIENT_ABI } from 'weft-devnet/test-support/oft-client.js';
 import {
   type OmnichainTestChain,
   type OmnichainTestNet,
   omnichainEvmPair,
-} from '../src/devnet/test-support/omnichain.js';
-import { until } from '../src/devnet/test-support/until.js';
+} from 'weft-devnet/test-support/omnichain.js';
+import { until } from 'weft-devnet/test-support/until.js';
 
 /**
  * Acceptance, omnichain bridge between two EVM chains: OFT transfers each way signed by viem wallet clients

@@ -15,17 +15,17 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DevAccount } from '../src/devnet/keys.js';
-import { OMNI_MOVE_DENOM } from '../src/devnet/omnichain/move-module.js';
-import { MOVE_FEES, MOVE_PACKAGE, omnichainOperator } from '../src/devnet/omnichain/network.js';
-import { decodePacket } from '../src/devnet/omnichain/packet.js';
-import { OFT_CLIENT_ABI } from '../src/devnet/test-support/oft-client.js';
+import type { DevAccount } from 'weft-devnet/keys.js';
+import { OMNI_MOVE_DENOM } from 'weft-devnet/omnichain/move-module.js';
+import { MOVE_FEES, MOVE_PACKAGE, omnichainOperator } from 'weft-devnet/omnichain/network.js';
+import { decodePacket } from 'weft-devnet/omnichain/packet.js';
+import { OFT_CLIENT_ABI } from 'weft-devnet/test-support/oft-client.js';
 import {
   type OmnichainTestChain,
   type OmnichainTestNet,
   omnichainNet,
-} from '../src/devnet/test-support/omnichain.js';
-import { until } from '../src/devnet/test-support/until.js';
+} from 'weft-devnet/test-support/omnichain.js';
+import { until } from 'weft-devnet/test-support/until.js';
 
 /**
  * Acceptance, omnichain bridge between a Move chain (standing in for the L1, whose module is the same)

@@ -1,9 +1,9 @@
 import { createPublicClient, type Hex, http, parseAbi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OMNI_MOVE_DENOM } from '../src/devnet/omnichain/move-module.js';
-import { GENESIS_OFT_SD } from '../src/devnet/omnichain/network.js';
-import { type OmnichainTestNet, omnichainNet } from '../src/devnet/test-support/omnichain.js';
-import { until } from '../src/devnet/test-support/until.js';
+import { OMNI_MOVE_DENOM } from 'weft-devnet/omnichain/move-module.js';
+import { GENESIS_OFT_SD } from 'weft-devnet/omnichain/network.js';
+import { type OmnichainTestNet, omnichainNet } from 'weft-devnet/test-support/omnichain.js';
+import { until } from 'weft-devnet/test-support/until.js';
 
 /**
  * The seeded traffic's interchain share: with traffic on, every member sends OFT to the others (some

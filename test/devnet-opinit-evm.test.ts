@@ -5,17 +5,17 @@ import {
 } from '@initia/opinit.proto/opinit/ophost/v1/tx.js';
 import { createPublicClient, encodeFunctionData, erc20Abi, http } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeAny } from '../src/chain/registry.js';
-import type { DevAccount } from '../src/devnet/keys.js';
-import { l2Denom } from '../src/devnet/opinit/hashes.js';
+import { encodeAny } from 'weft/chain/registry.js';
+import type { DevAccount } from 'weft-devnet/keys.js';
+import { l2Denom } from 'weft-devnet/opinit/hashes.js';
 import {
   createOpinitTestbed,
   type OpinitTestbed,
   type OpinitTestbedChain,
-} from '../src/devnet/opinit/testbed.js';
-import { withdrawalClaim, withdrawalProof } from '../src/devnet/test-support/withdrawal.js';
-import { signTx } from '../src/devnet/tx/sign.js';
-import type { AnyMsg } from '../src/devnet/types.js';
+} from 'weft-devnet/test-support/opinit-testbed.js';
+import { withdrawalClaim, withdrawalProof } from 'weft-devnet/test-support/withdrawal.js';
+import { signTx } from 'weft-devnet/tx/sign.js';
+import type { AnyMsg } from 'weft-devnet/types.js';
 
 /**
  * OPinit into the EVM rollup: the deposit is minted into the L2 denom's ERC20 (through the chain's

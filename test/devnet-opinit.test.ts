@@ -16,15 +16,15 @@ import {
 import { MsgSend } from 'cosmjs-types/cosmos/bank/v1beta1/tx';
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DevAccount } from '../src/devnet/keys.js';
-import type { ExecTxResultJson } from '../src/devnet/node.js';
-import { l2Denom, withdrawalHash } from '../src/devnet/opinit/hashes.js';
+import type { DevAccount } from 'weft-devnet/keys.js';
+import type { ExecTxResultJson } from 'weft-devnet/node.js';
+import { l2Denom, withdrawalHash } from 'weft-devnet/opinit/hashes.js';
 import {
   createOpinitTestbed,
   type OpinitTestbed,
   type OpinitTestbedChain,
-} from '../src/devnet/opinit/testbed.js';
-import { withdrawalClaim, withdrawalProof } from '../src/devnet/test-support/withdrawal.js';
+} from 'weft-devnet/test-support/opinit-testbed.js';
+import { withdrawalClaim, withdrawalProof } from 'weft-devnet/test-support/withdrawal.js';
 
 /**
  * Acceptance for OPinit: deposits (plain, with a hook, with a failing hook) and a withdrawal, signed by

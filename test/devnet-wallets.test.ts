@@ -26,11 +26,11 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Devnet, DevnetChain } from '../src/devnet/devnet.js';
-import { type DevAccount, deriveAccount } from '../src/devnet/keys.js';
-import { l2Denom } from '../src/devnet/opinit/hashes.js';
-import { testDevnet } from '../src/devnet/test-support/devnet.js';
-import { until } from '../src/devnet/test-support/until.js';
+import type { Devnet, DevnetChain } from 'weft-devnet/devnet.js';
+import { type DevAccount, deriveAccount } from 'weft-devnet/keys.js';
+import { l2Denom } from 'weft-devnet/opinit/hashes.js';
+import { testDevnet } from 'weft-devnet/test-support/devnet.js';
+import { until } from 'weft-devnet/test-support/until.js';
 import { EthereumAminoSigner, parseAccount, signEip191 } from './eth-signer-support.js';
 
 /**

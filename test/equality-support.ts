@@ -1,10 +1,10 @@
 import { expect, it } from 'vitest';
-import { fromBech32 } from '../src/chain/address.js';
-import { silentLogger } from '../src/common/logger.js';
-import type { DevnetChain } from '../src/devnet/devnet.js';
-import type { BlockRecord } from '../src/devnet/node.js';
-import type { Db } from '../src/store/db.js';
-import { decodeRecord } from '../src/store/record-codec.js';
+import { fromBech32 } from 'weft/chain/address.js';
+import { silentLogger } from 'weft/common/logger.js';
+import type { Db } from 'weft/store/db.js';
+import { decodeRecord } from 'weft/store/record-codec.js';
+import type { DevnetChain } from 'weft-devnet/devnet.js';
+import type { BlockRecord } from 'weft-devnet/node.js';
 import { configFor, reached, startIndexer, waitFor } from './indexer-support.js';
 
 /**

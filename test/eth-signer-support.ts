@@ -19,8 +19,8 @@ import type { Any } from 'cosmjs-types/google/protobuf/any';
 import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { expect } from 'vitest';
-import type { DevnetChain } from '../src/devnet/devnet.js';
-import type { DevAccount } from '../src/devnet/keys.js';
+import type { DevnetChain } from 'weft-devnet/devnet.js';
+import type { DevAccount } from 'weft-devnet/keys.js';
 import { aminoTypes, protos } from './router-wallet-support.js';
 
 /** interwovenkit's signer for an Ethereum key: amino JSON signed as a personal message (SIGN_MODE_EIP_191). */

@@ -10,18 +10,18 @@ import {
 import { Comet38Client } from '@cosmjs/tendermint-rpc';
 import { MsgTransfer } from '@initia/initia.proto/ibc/applications/transfer/v1/tx.js';
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
-import { fromBech32 } from '../src/chain/address.js';
-import { silentLogger } from '../src/common/logger.js';
-import type { Chain } from '../src/devnet/chain.js';
-import { listChannels } from '../src/devnet/ibc/core/store.js';
-import { type IbcChannelConfig, withIbc } from '../src/devnet/ibc/setup.js';
-import { denomTraceOf, escrowAddressBytes } from '../src/devnet/ibc/transfer/denom.js';
-import { MSG_TRANSFER } from '../src/devnet/ibc/transfer/module.js';
-import type { DevAccount } from '../src/devnet/keys.js';
-import { createRollup, type Rollup } from '../src/devnet/rollup.js';
-import { type NodeServers, startNodeServers } from '../src/devnet/servers/index.js';
-import type { VmType } from '../src/devnet/types.js';
-import { vmParts } from '../src/devnet/vms.js';
+import { fromBech32 } from 'weft/chain/address.js';
+import { silentLogger } from 'weft/common/logger.js';
+import type { Chain } from 'weft-devnet/chain.js';
+import { listChannels } from 'weft-devnet/ibc/core/store.js';
+import { type IbcChannelConfig, withIbc } from 'weft-devnet/ibc/setup.js';
+import { denomTraceOf, escrowAddressBytes } from 'weft-devnet/ibc/transfer/denom.js';
+import { MSG_TRANSFER } from 'weft-devnet/ibc/transfer/module.js';
+import type { DevAccount } from 'weft-devnet/keys.js';
+import { createRollup, type Rollup } from 'weft-devnet/rollup.js';
+import { type NodeServers, startNodeServers } from 'weft-devnet/servers/index.js';
+import type { VmType } from 'weft-devnet/types.js';
+import { vmParts } from 'weft-devnet/vms.js';
 
 /** Chains with IBC, their node surfaces, a wallet that signs as cosmjs' SigningStargateClient does. */
 

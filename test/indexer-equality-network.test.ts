@@ -1,9 +1,9 @@
 import { toEventSelector } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Devnet } from '../src/devnet/devnet.js';
-import { trafficNetwork } from '../src/devnet/test-support/devnet.js';
-import type { VmType } from '../src/devnet/types.js';
-import { useTestDb } from '../src/store/test-support/backends.js';
+import { useTestDb } from 'weft/store/test-support/backends.js';
+import type { Devnet } from 'weft-devnet/devnet.js';
+import { trafficNetwork } from 'weft-devnet/test-support/devnet.js';
+import type { VmType } from 'weft-devnet/types.js';
 import { type IndexedChain, indexChain, itEqualsTheDevnet, successfulEvents } from './equality-support.js';
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe } from 'vitest';
-import type { Devnet } from '../src/devnet/devnet.js';
-import type { VmType } from '../src/devnet/types.js';
-import { useTestDb } from '../src/store/test-support/backends.js';
+import { useTestDb } from 'weft/store/test-support/backends.js';
+import type { Devnet } from 'weft-devnet/devnet.js';
+import type { VmType } from 'weft-devnet/types.js';
 import { type IndexedChain, indexChain, itEqualsTheDevnet } from './equality-support.js';
 import { testDevnet } from './indexer-support.js';
 

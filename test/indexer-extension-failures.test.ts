@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiServer } from '../src/api/server.js';
-import { createMetricsRegistry, type Registry } from '../src/common/metrics.js';
-import type { Devnet } from '../src/devnet/devnet.js';
-import type { IndexerConfig } from '../src/indexer/config.js';
-import type { Db } from '../src/store/db.js';
-import { digest } from '../src/store/digest.js';
-import { useTestDb } from '../src/store/test-support/backends.js';
+import { createApiServer } from 'weft/api/server.js';
+import { createMetricsRegistry, type Registry } from 'weft/common/metrics.js';
+import type { IndexerConfig } from 'weft/indexer/config.js';
+import type { Db } from 'weft/store/db.js';
+import { digest } from 'weft/store/digest.js';
+import { useTestDb } from 'weft/store/test-support/backends.js';
+import type { Devnet } from 'weft-devnet/devnet.js';
 import { captureLogger, configFor, reached, startIndexer, testDevnet, waitFor } from './indexer-support.js';
 
 /**

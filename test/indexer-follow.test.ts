@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../src/common/logger.js';
-import { createMetricsRegistry } from '../src/common/metrics.js';
-import type { Devnet } from '../src/devnet/devnet.js';
-import { startNodeServers } from '../src/devnet/servers/index.js';
-import { createIndexer } from '../src/indexer/indexer.js';
-import { useTestDb } from '../src/store/test-support/backends.js';
+import { silentLogger } from 'weft/common/logger.js';
+import { createMetricsRegistry } from 'weft/common/metrics.js';
+import { createIndexer } from 'weft/indexer/indexer.js';
+import { useTestDb } from 'weft/store/test-support/backends.js';
+import type { Devnet } from 'weft-devnet/devnet.js';
+import { startNodeServers } from 'weft-devnet/servers/index.js';
 import { captureLogger, configFor, reached, startIndexer, testDevnet, waitFor } from './indexer-support.js';
 
 /**

@@ -5,12 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../src/common/logger.js';
-import { createRng } from '../src/common/random.js';
-import type { Devnet } from '../src/devnet/devnet.js';
-import { type Db, openDb } from '../src/store/db.js';
-import { digest } from '../src/store/digest.js';
-import { useTestDb } from '../src/store/test-support/backends.js';
+import { sourceCli } from 'weft/cli/test-support/source-cli.js';
+import { silentLogger } from 'weft/common/logger.js';
+import { type Db, openDb } from 'weft/store/db.js';
+import { digest } from 'weft/store/digest.js';
+import { useTestDb } from 'weft/store/test-support/backends.js';
+import type { Devnet } from 'weft-devnet/devnet.js';
+import { createRng } from 'weft-devnet/random.js';
 import { freePort } from './api-process-support.js';
 import { configFor, reached, startIndexer, testDevnet, waitFor } from './indexer-support.js';
 
@@ -82,7 +83,7 @@ async function killAndRestart(store: KilledStore, reference: Db, kills: number):
   };
   const output: string[] = [];
   const start = (): ChildProcess => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'indexer'], {
+    const child = spawn(process.execPath, sourceCli(['indexer']), {
       cwd: ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,10 +1,10 @@
 import { createPublicClient, encodeFunctionData, type Hex, http, parseAbi } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Devnet, DevnetChain } from '../src/devnet/devnet.js';
-import { evmAddresses, omnichainOperator } from '../src/devnet/omnichain/network.js';
-import { omnichainModule } from '../src/devnet/omnichain/network-module.js';
-import { useTestDb } from '../src/store/test-support/backends.js';
+import { useTestDb } from 'weft/store/test-support/backends.js';
+import type { Devnet, DevnetChain } from 'weft-devnet/devnet.js';
+import { evmAddresses, omnichainOperator } from 'weft-devnet/omnichain/network.js';
+import { omnichainModule } from 'weft-devnet/omnichain/network-module.js';
 import { captureLogger, configFor, reached, startIndexer, testDevnet, waitFor } from './indexer-support.js';
 
 /**

@@ -1,14 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Logger } from '../src/common/logger.js';
-import type { DevnetChain } from '../src/devnet/devnet.js';
-import type { IndexerConfig } from '../src/indexer/config.js';
-import { createIndexer, type Indexer, type IndexerDeps } from '../src/indexer/indexer.js';
-import { captureRecords } from '../src/indexer/test-support/logger.js';
-import type { Db } from '../src/store/db.js';
+import type { Logger } from 'weft/common/logger.js';
+import type { IndexerConfig } from 'weft/indexer/config.js';
+import { createIndexer, type Indexer, type IndexerDeps } from 'weft/indexer/indexer.js';
+import { captureRecords } from 'weft/indexer/test-support/logger.js';
+import type { Db } from 'weft/store/db.js';
+import type { DevnetChain } from 'weft-devnet/devnet.js';
 
 /** What the end-to-end indexer tests share: a config for a devnet chain, captured logs, waiting. */
 
-export { testDevnet } from '../src/devnet/test-support/devnet.js';
+export { testDevnet } from 'weft-devnet/test-support/devnet.js';
 
 /** Records at info and above, for the test to read. */
 export const captureLogger = () => captureRecords('info');

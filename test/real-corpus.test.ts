@@ -3,9 +3,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BlockBundle, MetaAnswer } from '../src/indexer/bundle.js';
-import { decodeBlock, metaRequests } from '../src/indexer/decode/index.js';
-import { readHeight, readManifest } from '../src/record/format.js';
+import type { BlockBundle, MetaAnswer } from 'weft/indexer/bundle.js';
+import { decodeBlock, metaRequests } from 'weft/indexer/decode/index.js';
+import { readHeight, readManifest } from 'weft/record/format.js';
 import {
   COUNTS_END,
   COUNTS_START,

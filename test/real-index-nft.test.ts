@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiClient } from '../src/api/test-support/api-client.js';
-import { erc20TransferDeltas } from '../src/indexer/decode/index.js';
-import { readHeight } from '../src/record/format.js';
-import { testBackends, useTestDb } from '../src/store/test-support/backends.js';
+import type { ApiClient } from 'weft/api/test-support/api-client.js';
+import { erc20TransferDeltas } from 'weft/indexer/decode/index.js';
+import { readHeight } from 'weft/record/format.js';
+import { testBackends, useTestDb } from 'weft/store/test-support/backends.js';
 import type { CorpusTx } from './real-support/corpus.js';
 import { deriveCorpus, hashOf, useIndexedReplays } from './real-support/indexed-corpus.js';
 import { bech32Of, erc20Deltas, evmTransfers, type NftFact, nftFacts } from './real-support/nft-facts.js';
@@ -61,7 +61,7 @@ const byHeight = (a: CorpusTx, b: CorpusTx) =>
  * The ICS-721 origin name of a class a tx receives: the `name` in its `recv_packet`'s base64 JSON
  * `classData`, for the local class the chain's own `class_trace` event names. Whatever the sending port:
  * interwoven-1 718AFCF8 comes from a cw-ics721 contract (`wasm.…`), whose classData is the cw721
- * contract info with its `name`; weft reads it (src/indexer/decode/nft-origins.ts), rollytics'
+ * contract info with its `name`; weft reads it (packages/weft/src/indexer/decode/nft-origins.ts), rollytics'
  * nft-pair/collect.go takes only `packet_src_port == "nft-transfer"` and leaves that origin name empty.
  */
 function originNames(tx: CorpusTx): Map<string, string> {

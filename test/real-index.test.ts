@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiClient } from '../src/api/test-support/api-client.js';
-import { testBackends, useTestDb } from '../src/store/test-support/backends.js';
+import type { ApiClient } from 'weft/api/test-support/api-client.js';
+import { testBackends, useTestDb } from 'weft/store/test-support/backends.js';
 import type { CorpusTx } from './real-support/corpus.js';
 import type { DerivedRecording } from './real-support/derive.js';
 import { evmLogs } from './real-support/evm-receipts.js';

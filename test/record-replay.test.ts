@@ -4,11 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { indexChain, producedDevnet } from '../src/api/test-support/indexed-devnet.js';
-import { silentLogger } from '../src/common/logger.js';
-import type { Devnet, DevnetChain } from '../src/devnet/devnet.js';
-import { loadIndexerConfig } from '../src/indexer/config.js';
-import { createIndexer } from '../src/indexer/indexer.js';
+import { indexChain, producedDevnet } from 'weft/api/test-support/indexed-devnet.js';
+import { silentLogger } from 'weft/common/logger.js';
+import { loadIndexerConfig } from 'weft/indexer/config.js';
+import { createIndexer } from 'weft/indexer/indexer.js';
 import {
   exchangeKey,
   readHeight,
@@ -16,12 +15,13 @@ import {
   readManifest,
   recordedHeights,
   writeManifest,
-} from '../src/record/format.js';
-import { record } from '../src/record/recorder.js';
-import { type Replay, startReplay } from '../src/record/replay.js';
-import type { Db } from '../src/store/db.js';
-import { digest } from '../src/store/digest.js';
-import { testBackends, useTestDb } from '../src/store/test-support/backends.js';
+} from 'weft/record/format.js';
+import { record } from 'weft/record/recorder.js';
+import { type Replay, startReplay } from 'weft/record/replay.js';
+import type { Db } from 'weft/store/db.js';
+import { digest } from 'weft/store/digest.js';
+import { testBackends, useTestDb } from 'weft/store/test-support/backends.js';
+import type { Devnet, DevnetChain } from 'weft-devnet/devnet.js';
 
 // `weft record` of a devnet's heights, `weft replay` of the recording, and `weft indexer` on the replay:
 // the store must be the one indexing the devnet itself gives (every table's digest), blocks, EVM receipts,

@@ -1,7 +1,7 @@
 import { toBech32 } from '@cosmjs/encoding';
 import { describe, expect, it } from 'vitest';
-import { signerAccount } from '../src/indexer/decode/raw-tx.js';
-import { grepTxAccounts } from '../src/indexer/decode/tx-accounts.js';
+import { signerAccount } from 'weft/indexer/decode/raw-tx.js';
+import { grepTxAccounts } from 'weft/indexer/decode/tx-accounts.js';
 import { mockRealMsgExecTransaction } from './fixtures/real/interwoven-1/authz.fixture.js';
 import { mockMsgFinalizeTokenDepositSuccess } from './fixtures/real/yominet-1/finalize-token-deposit.fixture.js';
 import { loadCorpus } from './real-support/corpus.js';

@@ -1,10 +1,10 @@
 import { expect } from 'vitest';
-import { startRouter } from '../src/cli/router.js';
-import { silentLogger } from '../src/common/logger.js';
-import { createShutdown, type Shutdown } from '../src/common/shutdown.js';
-import type { Devnet } from '../src/devnet/devnet.js';
-import { until } from '../src/devnet/test-support/until.js';
-import { loadRouterConfig } from '../src/router/config.js';
+import { startRouter } from 'weft/cli/router.js';
+import { silentLogger } from 'weft/common/logger.js';
+import { createShutdown, type Shutdown } from 'weft/common/shutdown.js';
+import { loadRouterConfig } from 'weft/router/config.js';
+import type { Devnet } from 'weft-devnet/devnet.js';
+import { until } from 'weft-devnet/test-support/until.js';
 
 /** The router's HTTP API as a wallet calls it: JSON in, status and JSON out. */
 

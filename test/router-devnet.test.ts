@@ -8,13 +8,13 @@ import { assets, chains, messages, messagesDirect, route, setApiOptions } from '
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { createPublicClient, type Hex, http, parseAbi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Devnet, DevnetChain, ExternalEvmChain } from '../src/devnet/devnet.js';
-import type { DevAccount } from '../src/devnet/keys.js';
-import { testDevnet } from '../src/devnet/test-support/devnet.js';
-import { until } from '../src/devnet/test-support/until.js';
-import { createRouterServer, type RouterServer } from '../src/router/api/server.js';
-import { ibcDenomOf, l2DenomOf, parseIbcPath } from '../src/router/graph/denoms.js';
-import { loadRegistry } from '../src/router/registry/load.js';
+import { createRouterServer, type RouterServer } from 'weft/router/api/server.js';
+import { ibcDenomOf, l2DenomOf, parseIbcPath } from 'weft/router/graph/denoms.js';
+import { loadRegistry } from 'weft/router/registry/load.js';
+import type { Devnet, DevnetChain, ExternalEvmChain } from 'weft-devnet/devnet.js';
+import type { DevAccount } from 'weft-devnet/keys.js';
+import { testDevnet } from 'weft-devnet/test-support/devnet.js';
+import { until } from 'weft-devnet/test-support/until.js';
 import { signAndBroadcastEip191 } from './eth-signer-support.js';
 import {
   aminoTypes,

@@ -1,7 +1,7 @@
 import { createPublicClient, getAddress, type Hex, http, parseAbi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Shutdown } from '../src/common/shutdown.js';
-import type { Devnet, DevnetChain, ExternalEvmChain } from '../src/devnet/devnet.js';
+import type { Shutdown } from 'weft/common/shutdown.js';
+import type { Devnet, DevnetChain, ExternalEvmChain } from 'weft-devnet/devnet.js';
 import { signAndBroadcastEip191 } from './eth-signer-support.js';
 import { post, routeAndBuild, routerOnDevnet, trackToEnd } from './router-api-support.js';
 import { trackingDevnet } from './router-tracking-support.js';

@@ -1,7 +1,7 @@
 import { createPublicClient, type Hex, http, parseAbi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Shutdown } from '../src/common/shutdown.js';
-import type { Devnet, DevnetChain } from '../src/devnet/devnet.js';
+import type { Shutdown } from 'weft/common/shutdown.js';
+import type { Devnet, DevnetChain } from 'weft-devnet/devnet.js';
 import { post, routeAndBuild, routerOnDevnet, trackToEnd } from './router-api-support.js';
 import { trackingDevnet } from './router-tracking-support.js';
 import { bankBalance, decode, evmChain, signAndBroadcast } from './router-wallet-support.js';

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bytesToHex, fromBech32 } from '../src/chain/address.js';
-import { bcs } from '../src/chain/bcs.js';
-import { collectionAddress, nftAddress, padMoveAddress } from '../src/chain/move-object.js';
-import type { Shutdown } from '../src/common/shutdown.js';
-import type { Devnet, DevnetChain } from '../src/devnet/devnet.js';
-import type { DevAccount } from '../src/devnet/keys.js';
-import { until } from '../src/devnet/test-support/until.js';
+import { bytesToHex, fromBech32 } from 'weft/chain/address.js';
+import { bcs } from 'weft/chain/bcs.js';
+import { collectionAddress, nftAddress, padMoveAddress } from 'weft/chain/move-object.js';
+import type { Shutdown } from 'weft/common/shutdown.js';
+import type { Devnet, DevnetChain } from 'weft-devnet/devnet.js';
+import type { DevAccount } from 'weft-devnet/keys.js';
+import { until } from 'weft-devnet/test-support/until.js';
 import { post, routerOnDevnet } from './router-api-support.js';
 import { trackingDevnet } from './router-tracking-support.js';
 import { aminoTypes, signAndBroadcast } from './router-wallet-support.js';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Shutdown } from '../src/common/shutdown.js';
-import type { Devnet, DevnetChain } from '../src/devnet/devnet.js';
-import { withdrawalClaim, withdrawalProof } from '../src/devnet/test-support/withdrawal.js';
-import { ibcDenomOf, l2DenomOf, parseIbcPath } from '../src/router/graph/denoms.js';
+import type { Shutdown } from 'weft/common/shutdown.js';
+import { ibcDenomOf, l2DenomOf, parseIbcPath } from 'weft/router/graph/denoms.js';
+import type { Devnet, DevnetChain } from 'weft-devnet/devnet.js';
+import { withdrawalClaim, withdrawalProof } from 'weft-devnet/test-support/withdrawal.js';
 import { latestTimeNs } from './ibc-support.js';
 import { post, routeAndBuild, routerOnDevnet, status, trackToEnd } from './router-api-support.js';
 import { control, trackingDevnet, until } from './router-tracking-support.js';

@@ -3,12 +3,13 @@ import { once } from 'node:events';
 import { messages, route, setApiOptions, trackTransaction, transactionStatus } from '@skip-go/client';
 import { createPublicClient, type Hex, http, parseAbi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Shutdown } from '../src/common/shutdown.js';
-import type { Devnet, DevnetChain } from '../src/devnet/devnet.js';
-import type { DevAccount } from '../src/devnet/keys.js';
-import { until } from '../src/devnet/test-support/until.js';
-import { ibcDenomOf, l2DenomOf, parseIbcPath } from '../src/router/graph/denoms.js';
-import { useTestDb } from '../src/store/test-support/backends.js';
+import { sourceCli } from 'weft/cli/test-support/source-cli.js';
+import type { Shutdown } from 'weft/common/shutdown.js';
+import { ibcDenomOf, l2DenomOf, parseIbcPath } from 'weft/router/graph/denoms.js';
+import { useTestDb } from 'weft/store/test-support/backends.js';
+import type { Devnet, DevnetChain } from 'weft-devnet/devnet.js';
+import type { DevAccount } from 'weft-devnet/keys.js';
+import { until } from 'weft-devnet/test-support/until.js';
 import { signAndBroadcastEip191 } from './eth-signer-support.js';
 import {
   post,
@@ -256,7 +257,7 @@ describe('weft router killed with SIGKILL mid-transfer', () => {
   async function routerProcess(): Promise<{ child: ChildProcess; url: string }> {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', 'router', '--registry', registry, '--host', '127.0.0.1'],
+      sourceCli(['router', '--registry', registry, '--host', '127.0.0.1']),
       {
         cwd: ROOT,
         env: {

@@ -1,7 +1,7 @@
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { createPublicClient, type Hex, http, parseAbi } from 'viem';
-import type { DevnetChain } from '../src/devnet/devnet.js';
-import type { DevAccount } from '../src/devnet/keys.js';
+import type { DevnetChain } from 'weft-devnet/devnet.js';
+import type { DevAccount } from 'weft-devnet/keys.js';
 import { EthereumAminoSigner, signEip191 } from './eth-signer-support.js';
 import { decode, evmChain } from './router-wallet-support.js';
 

@@ -1,10 +1,10 @@
 import type { Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Shutdown } from '../src/common/shutdown.js';
-import type { Devnet, DevnetChain } from '../src/devnet/devnet.js';
-import { deriveAccount } from '../src/devnet/keys.js';
-import { until } from '../src/devnet/test-support/until.js';
-import { l2DenomOf } from '../src/router/graph/denoms.js';
+import type { Shutdown } from 'weft/common/shutdown.js';
+import { l2DenomOf } from 'weft/router/graph/denoms.js';
+import type { Devnet, DevnetChain } from 'weft-devnet/devnet.js';
+import { deriveAccount } from 'weft-devnet/keys.js';
+import { until } from 'weft-devnet/test-support/until.js';
 import { signAndBroadcastEip191 } from './eth-signer-support.js';
 import { routerOnDevnet } from './router-api-support.js';
 import {

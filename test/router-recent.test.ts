@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Shutdown } from '../src/common/shutdown.js';
-import type { Devnet } from '../src/devnet/devnet.js';
-import { testDevnet } from '../src/devnet/test-support/devnet.js';
-import { until } from '../src/devnet/test-support/until.js';
+import type { Shutdown } from 'weft/common/shutdown.js';
+import type { Devnet } from 'weft-devnet/devnet.js';
+import { testDevnet } from 'weft-devnet/test-support/devnet.js';
+import { until } from 'weft-devnet/test-support/until.js';
 import { post, routerOnDevnet, status } from './router-api-support.js';
 
 /**

@@ -2,10 +2,10 @@ import { AminoTypes } from '@cosmjs/stargate';
 import { aminoConverters } from '@initia/amino-converter';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fromBech32, toBech32 } from '../src/chain/address.js';
-import { bcsReader } from '../src/chain/bcs.js';
-import { createRouterServer, type RouterServer } from '../src/router/api/server.js';
-import { loadRegistry } from '../src/router/registry/load.js';
+import { fromBech32, toBech32 } from 'weft/chain/address.js';
+import { bcsReader } from 'weft/chain/bcs.js';
+import { createRouterServer, type RouterServer } from 'weft/router/api/server.js';
+import { loadRegistry } from 'weft/router/registry/load.js';
 import { deadUrl, readFixture } from './router-registry-real-support.js';
 
 /**

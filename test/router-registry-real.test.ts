@@ -5,11 +5,11 @@ import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { pino } from 'pino';
 import { decodeFunctionData, getAddress, type Hex, parseAbi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toBech32 } from '../src/chain/address.js';
-import { deriveAccount } from '../src/devnet/keys.js';
-import { createRouterServer, type RouterServer } from '../src/router/api/server.js';
-import { loadRegistry } from '../src/router/registry/load.js';
-import type { RouterRegistry } from '../src/router/registry/types.js';
+import { toBech32 } from 'weft/chain/address.js';
+import { createRouterServer, type RouterServer } from 'weft/router/api/server.js';
+import { loadRegistry } from 'weft/router/registry/load.js';
+import type { RouterRegistry } from 'weft/router/registry/types.js';
+import { deriveAccount } from 'weft-devnet/keys.js';
 import { EthereumAminoSigner, signEip191 } from './eth-signer-support.js';
 import {
   bridgeOf,

@@ -18,12 +18,10 @@ import {
   transactionStatus,
 } from '@skip-go/client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { silentLogger } from '../src/common/logger.js';
-import type { Devnet, DevnetChain } from '../src/devnet/devnet.js';
-import { testDevnet } from '../src/devnet/test-support/devnet.js';
-import { createRouterServer, type RouterServer } from '../src/router/api/server.js';
-import { l2DenomOf } from '../src/router/graph/denoms.js';
-import { loadRegistry } from '../src/router/registry/load.js';
+import { silentLogger } from 'weft/common/logger.js';
+import { createRouterServer, type RouterServer } from 'weft/router/api/server.js';
+import { l2DenomOf } from 'weft/router/graph/denoms.js';
+import { loadRegistry } from 'weft/router/registry/load.js';
 import {
   migrateTracking,
   ROUTER_SCHEMA,
@@ -31,8 +29,10 @@ import {
   type Tracker,
   trackedChain,
   trackingRoutes,
-} from '../src/router/tracking/index.js';
-import { type Db, openDb } from '../src/store/db.js';
+} from 'weft/router/tracking/index.js';
+import { type Db, openDb } from 'weft/store/db.js';
+import type { Devnet, DevnetChain } from 'weft-devnet/devnet.js';
+import { testDevnet } from 'weft-devnet/test-support/devnet.js';
 import {
   expectFinalEntry,
   refused,

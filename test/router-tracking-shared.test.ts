@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../src/common/logger.js';
-import type { Devnet, DevnetChain } from '../src/devnet/devnet.js';
-import { startTracker, type Tracker, type TrackerOptions } from '../src/router/tracking/tracker.js';
-import { migrateTracking, ROUTER_SCHEMA } from '../src/router/tracking/transfer-store.js';
-import type { TrackedChain } from '../src/router/tracking/types.js';
-import { type Db, openDb } from '../src/store/db.js';
-import { useTestDb } from '../src/store/test-support/backends.js';
+import { silentLogger } from 'weft/common/logger.js';
+import { startTracker, type Tracker, type TrackerOptions } from 'weft/router/tracking/tracker.js';
+import { migrateTracking, ROUTER_SCHEMA } from 'weft/router/tracking/transfer-store.js';
+import type { TrackedChain } from 'weft/router/tracking/types.js';
+import { type Db, openDb } from 'weft/store/db.js';
+import { useTestDb } from 'weft/store/test-support/backends.js';
+import type { Devnet, DevnetChain } from 'weft-devnet/devnet.js';
 import {
   control,
   depositMany,

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPublicClient, createWalletClient, defineChain, type Hex, http, pad, parseAbi } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import type { Devnet } from '../src/devnet/devnet.js';
-import { callControl } from '../src/devnet/test-support/control.js';
-import { depositor } from '../src/devnet/test-support/deposit.js';
-import { testDevnet } from '../src/devnet/test-support/devnet.js';
-import { until } from '../src/devnet/test-support/until.js';
-import type { TrackedChain } from '../src/router/tracking/types.js';
+import type { TrackedChain } from 'weft/router/tracking/types.js';
+import type { Devnet } from 'weft-devnet/devnet.js';
+import { callControl } from 'weft-devnet/test-support/control.js';
+import { depositor } from 'weft-devnet/test-support/deposit.js';
+import { testDevnet } from 'weft-devnet/test-support/devnet.js';
+import { until } from 'weft-devnet/test-support/until.js';
 
 export { depositor, until };
 

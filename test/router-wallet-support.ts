@@ -5,8 +5,8 @@ import { aminoConverters, protoRegistry } from '@initia/amino-converter';
 import { createPublicClient, createWalletClient, defineChain, type Hex, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { expect } from 'vitest';
-import type { DevnetChain } from '../src/devnet/devnet.js';
-import type { DevAccount } from '../src/devnet/keys.js';
+import type { DevnetChain } from 'weft-devnet/devnet.js';
+import type { DevAccount } from 'weft-devnet/keys.js';
 
 /**
  * What a wallet does with the router's msgs: decodes each `cosmos_tx` msg with the Initia amino types

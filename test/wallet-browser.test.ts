@@ -9,11 +9,11 @@ import type { Browser } from 'playwright-core';
 import { type Hex, parseAbi, toHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json, killAll, startStack } from '../src/dev/test-support/dev-process.js';
-import { WALLET_PACKAGE_DIR } from '../src/dev/wallet-page.js';
-import { contractArtifacts } from '../src/devnet/evm/contracts.js';
-import { callControl } from '../src/devnet/test-support/control.js';
-import { until } from '../src/devnet/test-support/until.js';
+import { json, killAll, startStack } from 'weft-devnet/dev/test-support/dev-process.js';
+import { WALLET_PACKAGE_DIR } from 'weft-devnet/dev/wallet-page.js';
+import { contractArtifacts } from 'weft-devnet/evm/contracts.js';
+import { callControl } from 'weft-devnet/test-support/control.js';
+import { until } from 'weft-devnet/test-support/until.js';
 import { ensureChromium, launchChromium, screenshot } from './browser-support.js';
 import {
   balanceMoved,

@@ -5,8 +5,8 @@ import type { Browser, Page } from 'playwright-core';
 import { createPublicClient, createWalletClient, defineChain, type Hex, http, parseAbi } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { expect } from 'vitest';
-import { json } from '../src/dev/test-support/dev-process.js';
-import { until } from '../src/devnet/test-support/until.js';
+import { json } from 'weft-devnet/dev/test-support/dev-process.js';
+import { until } from 'weft-devnet/test-support/until.js';
 import { screenshot } from './browser-support.js';
 
 // Drives InterwovenKit's own UI (2.12.1, unchanged) on the wallet page `weft dev` serves: the bridge

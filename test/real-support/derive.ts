@@ -7,19 +7,19 @@ import {
   writeHeight,
   writeLookups,
   writeManifest,
-} from '../../src/record/format.js';
+} from 'weft/record/format.js';
 import type { CorpusTx, TxResponse } from './corpus.js';
 import { deriveReceipts, isEthereumSigned } from './evm-receipts.js';
 import { reencodeTx } from './raw-tx.js';
 
 /**
- * Replayable recordings (src/record/format.ts) built around the corpus' tx-level data: one height per real
+ * Replayable recordings (packages/weft/src/record/format.ts) built around the corpus' tx-level data: one height per real
  * height that holds corpus txs, with the CometBFT block and block results, the REST txs of the block and
  * the txs by hash, and on EVM rollups the receipts. What each part is made of: test/fixtures/real/README.md.
  */
 
 const JSON_TYPE = 'application/json';
-/** How the indexer's REST client pages the txs of a block (src/chain/rest-client.ts, default page). */
+/** How the indexer's REST client pages the txs of a block (packages/weft/src/chain/rest-client.ts, default page). */
 const PAGE_LIMIT = 100;
 
 function groupBy<T, K>(items: T[], key: (item: T) => K): Map<K, T[]> {

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { createApiServer } from '../../src/api/server.js';
-import { type ApiClient, createApiClient } from '../../src/api/test-support/api-client.js';
-import { silentLogger } from '../../src/common/logger.js';
-import { createMetricsRegistry } from '../../src/common/metrics.js';
-import { loadIndexerConfig } from '../../src/indexer/config.js';
-import { createIndexer } from '../../src/indexer/indexer.js';
-import { startReplay } from '../../src/record/replay.js';
-import type { Db } from '../../src/store/db.js';
+import { createApiServer } from 'weft/api/server.js';
+import { type ApiClient, createApiClient } from 'weft/api/test-support/api-client.js';
+import { silentLogger } from 'weft/common/logger.js';
+import { createMetricsRegistry } from 'weft/common/metrics.js';
+import { loadIndexerConfig } from 'weft/indexer/config.js';
+import { createIndexer } from 'weft/indexer/indexer.js';
+import { startReplay } from 'weft/record/replay.js';
+import type { Db } from 'weft/store/db.js';
 import type { DerivedRecording } from './derive.js';
 
 /**

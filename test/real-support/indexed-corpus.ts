@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import type { TestDb } from '../../src/store/test-support/backends.js';
+import type { TestDb } from 'weft/store/test-support/backends.js';
 import { type CorpusTx, loadCorpus } from './corpus.js';
 import { type DerivedRecording, deriveRecordings } from './derive.js';
 import { type IndexedReplay, indexReplay } from './index-replay.js';

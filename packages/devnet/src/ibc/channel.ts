@@ -1,0 +1,113 @@
+import type { Packet } from '@initia/initia.proto/ibc/core/channel/v1/channel.js';
+import { heightTimedOut, revisionNumber, timestampTimedOut } from 'weft/chain/ibc-timeout.js';
+import { event } from '../events.js';
+import { type AbciEvent, type TxContext, TxError } from '../types.js';
+
+/** The parts of ibc-go v8's core channel keeper a packet receive goes through. */
+
+export interface ChannelEnd {
+  connectionId: string;
+  /** nft-transfer channels are unordered; ordered ones are not simulated. */
+  ordering: 'ORDER_UNORDERED';
+}
+
+const receiptKey = (p: Packet) => `ibc/receipt/${p.destinationPort}/${p.destinationChannel}/${p.sequence}`;
+
+const heightString = (h: { revisionNumber: bigint; revisionHeight: bigint } | undefined) =>
+  `${h?.revisionNumber ?? 0n}-${h?.revisionHeight ?? 0n}`;
+
+const verificationFailed = (codespace: string, code: number, reason: string) =>
+  new TxError(codespace, code, `receive packet verification failed: ${reason}`);
+
+/**
+ * `RecvPacket` of the channel keeper (proofs are not checked): the channel must exist, the packet must not have
+ * timed out, and a packet already received is a no-op. Records the receipt; returns false for a no-op.
+ */
+export function receivePacket(ctx: TxContext, packet: Packet, channel: ChannelEnd | undefined): boolean {
+  if (!channel) throw verificationFailed('channel', 3, `${packet.destinationChannel}: channel not found`);
+  const selfHeight = {
+    revisionNumber: revisionNumber(ctx.chain.chainId),
+    revisionHeight: BigInt(ctx.height),
+  };
+  const timeout = packet.timeoutHeight;
+  if (heightTimedOut(timeout, selfHeight)) {
+    throw verificationFailed(
+      'channel',
+      40,
+      `packet timeout elapsed: current height: ${heightString(selfHeight)}, timeout height ${heightString(timeout)}: timeout elapsed`,
+    );
+  }
+  if (timestampTimedOut(packet.timeoutTimestamp, ctx.timeMs)) {
+    throw verificationFailed(
+      'channel',
+      40,
+      `packet timeout elapsed: current timestamp: ${BigInt(ctx.timeMs) * 1_000_000n}, timeout timestamp ${packet.timeoutTimestamp}: timeout elapsed`,
+    );
+  }
+  if (ctx.store.get(receiptKey(packet)) !== undefined) return false;
+  ctx.store.set(receiptKey(packet), '1');
+  return true;
+}
+
+function packetAttributes(packet: Packet): Record<string, string> {
+  const data = Buffer.from(packet.data);
+  return {
+    packet_data: data.toString('utf8'),
+    packet_data_hex: data.toString('hex'),
+    packet_timeout_height: heightString(packet.timeoutHeight),
+    packet_timeout_timestamp: packet.timeoutTimestamp.toString(),
+    packet_sequence: packet.sequence.toString(),
+    packet_src_port: packet.sourcePort,
+    packet_src_channel: packet.sourceChannel,
+    packet_dst_port: packet.destinationPort,
+    packet_dst_channel: packet.destinationChannel,
+  };
+}
+
+const channelMessage = () => event('message', { module: 'ibc_channel' });
+
+/** `emitRecvPacketEvent`. */
+export function recvPacketEvents(packet: Packet, channel: ChannelEnd): AbciEvent[] {
+  return [
+    event('recv_packet', {
+      ...packetAttributes(packet),
+      packet_channel_ordering: channel.ordering,
+      packet_connection: channel.connectionId,
+      connection_id: channel.connectionId,
+    }),
+    channelMessage(),
+  ];
+}
+
+/** `emitWriteAcknowledgementEvent`. */
+export function writeAckEvents(packet: Packet, channel: ChannelEnd, ack: Uint8Array): AbciEvent[] {
+  const ackBytes = Buffer.from(ack);
+  return [
+    event('write_acknowledgement', {
+      ...packetAttributes(packet),
+      packet_ack: ackBytes.toString('utf8'),
+      packet_ack_hex: ackBytes.toString('hex'),
+      packet_channel_ordering: channel.ordering,
+      packet_connection: channel.connectionId,
+      connection_id: channel.connectionId,
+    }),
+    channelMessage(),
+  ];
+}
+
+/** `NewResultAcknowledgement([]byte{1})` and `NewErrorAcknowledgement(err)`, as sorted JSON. */
+export const SUCCESS_ACK = new TextEncoder().encode('{"result":"AQ=="}');
+export function errorAck(code: number): Uint8Array {
+  return new TextEncoder().encode(
+    JSON.stringify({ error: `ABCI code: ${code}: error handling packet: see events for details` }),
+  );
+}
+
+/** `convertToErrorEvents`: what an application emitted before its receive failed, with keys prefixed. */
+export function toErrorEvents(events: AbciEvent[]): AbciEvent[] {
+  const prefix = 'ibccallbackerror-';
+  return events.map((e) => ({
+    type: `${prefix}${e.type}`,
+    attributes: e.attributes.map((a) => ({ ...a, key: `${prefix}${a.key}` })),
+  }));
+}

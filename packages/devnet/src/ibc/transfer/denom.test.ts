@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { toBech32 } from 'weft/chain/address.js';
+import { intermediateReceiver, parseDuration } from '../forward/middleware.js';
+import {
+  escrowAddressBytes,
+  fullDenomPath,
+  localDenom,
+  parseDenomTrace,
+  senderChainIsSource,
+} from './denom.js';
+import { decodeTransferData, encodeTransferData, parseAck } from './packet-data.js';
+
+const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest();
+
+describe('ICS-20 denominations', () => {
+  it('hashes a trace as ibc-go does (ATOM on Osmosis)', () => {
+    expect(localDenom('transfer/channel-0/uatom')).toBe(
+      'ibc/27394FB092D2ECCD56123C74F36E4C1F926001CEADA9CA97EA622B25F41E5EB2',
+    );
+    expect(localDenom('uatom')).toBe('uatom');
+  });
+
+  it('splits path and base denom at the first pair whose second part is not a channel id', () => {
+    expect(parseDenomTrace('transfer/channel-0/transfer/channel-12/uatom')).toEqual({
+      path: 'transfer/channel-0/transfer/channel-12',
+      baseDenom: 'uatom',
+    });
+    expect(parseDenomTrace('transfer/channel-0/gamm/pool/1')).toEqual({
+      path: 'transfer/channel-0',
+      baseDenom: 'gamm/pool/1',
+    });
+    expect(parseDenomTrace('gamm/pool/1')).toEqual({ path: '', baseDenom: 'gamm/pool/1' });
+    expect(fullDenomPath(parseDenomTrace('transfer/channel-3/umin'))).toBe('transfer/channel-3/umin');
+  });
+
+  it('tells whether the sending chain is the source of a denom', () => {
+    expect(senderChainIsSource('transfer', 'channel-0', 'umin')).toBe(true);
+    expect(senderChainIsSource('transfer', 'channel-0', 'transfer/channel-0/umin')).toBe(false);
+    expect(senderChainIsSource('transfer', 'channel-1', 'transfer/channel-0/umin')).toBe(true);
+  });
+
+  it('derives the escrow address from "ics20-1\\0port/channel"', () => {
+    const expected = sha256(
+      Buffer.concat([Buffer.from('ics20-1'), Buffer.from([0]), Buffer.from('transfer/channel-7')]),
+    );
+    expect(Buffer.from(escrowAddressBytes('transfer', 'channel-7'))).toEqual(expected.subarray(0, 20));
+  });
+});
+
+describe('ICS-20 packet data and acknowledgements', () => {
+  it('encodes with sorted keys, no empty memo and Go escaping', () => {
+    const bytes = encodeTransferData({ denom: 'umin', amount: '5', sender: 'a', receiver: 'b<c>', memo: '' });
+    expect(Buffer.from(bytes).toString()).toBe(
+      '{"amount":"5","denom":"umin","receiver":"b\\u003cc\\u003e","sender":"a"}',
+    );
+    expect(decodeTransferData(bytes)).toEqual({
+      denom: 'umin',
+      amount: '5',
+      sender: 'a',
+      receiver: 'b<c>',
+      memo: '',
+    });
+    expect(() => decodeTransferData(new TextEncoder().encode('{"amount":5}'))).toThrow();
+  });
+
+  it('reads result and error acknowledgements', () => {
+    expect(parseAck(new TextEncoder().encode('{"result":"AQ=="}'))).toEqual({ success: true, value: 'AQ==' });
+    expect(parseAck(new TextEncoder().encode('{"error":"ABCI code: 5: x"}'))).toEqual({
+      success: false,
+      value: 'ABCI code: 5: x',
+    });
+    expect(() => parseAck(new TextEncoder().encode('{}'))).toThrow();
+  });
+});
+
+describe('packet-forward metadata', () => {
+  it('reads Go durations', () => {
+    expect(parseDuration('10m')).toBe(600_000_000_000n);
+    expect(parseDuration('1h30m')).toBe(5_400_000_000_000n);
+    expect(parseDuration(1500)).toBe(1500n);
+    expect(parseDuration(undefined)).toBe(300_000_000_000n);
+    expect(() => parseDuration('ten minutes')).toThrow(/invalid duration/);
+  });
+
+  it('credits the hop to sha256(sha256(module name) ‖ channel/sender)[:20]', () => {
+    const typeHash = sha256('packetfowardmiddleware');
+    const hash = sha256(Buffer.concat([typeHash, Buffer.from('channel-0/init1sender')]));
+    expect(intermediateReceiver('init', 'channel-0', 'init1sender')).toBe(
+      toBech32('init', hash.subarray(0, 20)),
+    );
+  });
+});

@@ -1,0 +1,604 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Devnet, DevnetChain } from 'weft-devnet/devnet.js';
+import type { VmType } from 'weft-devnet/types.js';
+import { toBech32 } from '../../chain/address.js';
+import { createRestClient } from '../../chain/rest-client.js';
+import { createLogger } from '../../common/logger.js';
+import type { Backend, Db } from '../../store/db.js';
+import { useTestDb } from '../../store/test-support/backends.js';
+import { resolveChain } from '../chain-context.js';
+import { createProposerDirectory } from '../proposers.js';
+import { type ApiServer, createApiServer } from '../server.js';
+import { type ApiClient, createApiClient, type Query } from './api-client.js';
+import { indexChain, producedDevnet } from './indexed-devnet.js';
+
+/**
+ * The end-to-end suite of one VM: a devnet chain indexed by the real indexer, on each back end,
+ * read through every endpoint. Lists are walked whole (by key and by offset, both orders) and
+ * compared with the chain and with counts taken from the store's base tables.
+ */
+
+const BLOCKS = 24;
+const LIMIT = 7;
+
+const byKey = (items: any[], key: (item: any) => string) => items.map(key);
+
+export function describeApiSuite(vm: VmType, backends: Backend[]): void {
+  let devnet: Devnet;
+  let chain: DevnetChain;
+  beforeAll(async () => {
+    ({ devnet, chain } = await producedDevnet(vm, BLOCKS));
+  });
+  afterAll(async () => {
+    await devnet?.close();
+  });
+
+  for (const backend of backends) {
+    describe(`${vm} on ${backend}`, () => {
+      const testDb = useTestDb(backend);
+      let db: Db;
+      let api: ApiServer;
+      let client: ApiClient;
+      beforeAll(async () => {
+        db = await testDb.fresh();
+        await indexChain(chain, db);
+        const context = await resolveChain(db, { internalTx: true });
+        api = await createApiServer({
+          db,
+          chain: context,
+          restUrls: [chain.urls.rest],
+          // Errors only: a 500 in a test shows its cause.
+          logger: createLogger({ level: 'error', format: 'pretty', name: 'api' }),
+          cache: { enabled: false, size: 0, listTtlMs: 1000, itemTtlMs: 10_000 },
+        });
+        client = createApiClient(api.app);
+      });
+      afterAll(async () => {
+        await api?.close();
+      });
+
+      const count = async (sql: string, params: unknown[] = []) =>
+        String((await db.query<{ n: string }>(sql, params))[0]!.n);
+      const accountsOfChain = () => chain.accounts.map((a) => a.address);
+
+      /** Walks a list by key in both orders and by offset; all three agree; returns the descending items. */
+      const walkAll = async (
+        template: string,
+        params: Record<string, string | number>,
+        query: Query,
+        itemsKey: string,
+        id: (item: any) => string,
+      ) => {
+        const q = { ...query, 'pagination.limit': LIMIT };
+        const down = await client.walk(template, params, q, itemsKey);
+        const up = await client.walk(template, params, { ...q, 'pagination.reverse': false }, itemsKey);
+        const offsets = await client.walkOffsets(template, params, q, itemsKey);
+        const ids = byKey(down.items, id);
+        expect(new Set(ids).size).toBe(ids.length);
+        expect(byKey(up.items, id)).toEqual([...ids].reverse());
+        expect(byKey(offsets.items, id)).toEqual(ids);
+        expect(down.total).toBe(String(ids.length));
+        expect(up.total).toBe(down.total);
+        return down.items;
+      };
+
+      it('answers /status with the indexed heights', async () => {
+        const { body } = await client.get('/status');
+        const head = chain.chain.latestHeight();
+        expect(body).toMatchObject({
+          chain_id: chain.chain.info.chainId,
+          height: head,
+          commit_hash: expect.any(String),
+        });
+        expect(body.version).toMatch(/^v\d+\.\d+\.\d+/);
+        if (vm === 'evm') {
+          expect(body.internal_tx_height).toBe(head);
+          expect(body.rich_list_height).toBe(head);
+          expect(body.internal_tx_lag).toBe(0);
+          expect(body.rich_list_lag).toBe(0);
+        } else {
+          expect(body).not.toHaveProperty('internal_tx_height');
+          expect(body).not.toHaveProperty('internal_tx_lag');
+        }
+      });
+
+      it('lists every block and finds each by height', async () => {
+        const head = chain.chain.latestHeight();
+        const blocks = await walkAll('/indexer/block/v1/blocks', {}, {}, 'blocks', (b) => b.height);
+        expect(blocks.map((b) => Number(b.height))).toEqual(Array.from({ length: head }, (_, i) => head - i));
+        const validator = chain.chain.validator();
+        for (const block of blocks.slice(0, 5)) {
+          const record = chain.chain.getBlock(Number(block.height))!;
+          expect(block.hash).toBe(String((record.block.block_id as { hash: string }).hash).toUpperCase());
+          expect(block.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+          expect(Number(block.tx_count)).toBe(record.txs.length);
+          // The proposer's valoper comes from its consensus address; the devnet's operator key differs, so
+          // its REST does not know it and the API falls back to the address with an empty moniker.
+          const proposer = toBech32(
+            `${chain.chain.info.bech32Prefix}valoper`,
+            Buffer.from(String(record.block.block.header.proposer_address), 'hex'),
+          );
+          expect(block.proposer).toEqual(
+            proposer === validator.operatorAddress
+              ? { moniker: validator.moniker, identity: '', operator_address: proposer }
+              : { moniker: '', identity: '', operator_address: proposer },
+          );
+          const one = await client.get('/indexer/block/v1/blocks/{height}', { height: block.height });
+          expect(one.body.block).toEqual(block);
+        }
+        await client.get('/indexer/block/v1/blocks/{height}', { height: head + 1 }, {}, 404);
+        const avg = await client.get('/indexer/block/v1/avg_blocktime');
+        expect(avg.body.avg_block_time).toBeCloseTo(1, 1);
+      });
+
+      it('names proposers through the chain REST and falls back to the address when it cannot', async () => {
+        const validator = chain.chain.validator();
+        const logger = createLogger({ level: 'silent', format: 'json' });
+        const rest = createRestClient([chain.urls.rest], { timeoutMs: 2000 });
+        const directory = createProposerDirectory({ rest, cacheSize: 10, logger });
+        const stranger = toBech32(`${chain.chain.info.bech32Prefix}valoper`, new Uint8Array(20).fill(9));
+        const found = await directory.lookup([validator.operatorAddress, stranger]);
+        expect(found.get(validator.operatorAddress)).toEqual({
+          moniker: validator.moniker,
+          identity: '',
+          operator_address: validator.operatorAddress,
+        });
+        expect(found.get(stranger)).toEqual({ moniker: '', identity: '', operator_address: stranger });
+        const dead = createProposerDirectory({
+          rest: createRestClient(['http://127.0.0.1:9'], { timeoutMs: 500 }),
+          cacheSize: 10,
+          logger,
+        });
+        expect((await dead.lookup([validator.operatorAddress])).get(validator.operatorAddress)!.moniker).toBe(
+          '',
+        );
+      });
+
+      it('lists every tx, in block order, with an exact total', async () => {
+        const head = chain.chain.latestHeight();
+        const expected: string[] = [];
+        for (let h = head; h >= 1; h -= 1)
+          expected.push(
+            ...chain.chain
+              .getBlock(h)!
+              .txs.map((t) => t.hash)
+              .reverse(),
+          );
+        const txs = await walkAll('/indexer/tx/v1/txs', {}, {}, 'txs', (t) => t.txhash);
+        expect(txs.map((t) => t.txhash)).toEqual(expected);
+        for (const tx of txs.filter((_, i) => i % 17 === 0)) {
+          for (const hash of [tx.txhash, tx.txhash.toLowerCase(), `0x${tx.txhash}`]) {
+            expect((await client.get('/indexer/tx/v1/txs/{tx_hash}', { tx_hash: hash })).body.tx).toEqual(tx);
+          }
+        }
+        await client.get('/indexer/tx/v1/txs/{tx_hash}', { tx_hash: 'ab'.repeat(32) }, {}, 404);
+      });
+
+      it('lists the txs of a height in block order', async () => {
+        for (const height of [1, 2, Math.floor(BLOCKS / 2), chain.chain.latestHeight()]) {
+          const record = chain.chain.getBlock(height)!;
+          const { body } = await client.get(
+            '/indexer/tx/v1/txs/by_height/{height}',
+            { height },
+            { 'pagination.reverse': false },
+          );
+          expect(body.txs.map((t: any) => t.txhash)).toEqual(record.txs.map((t) => t.hash));
+          expect(body.pagination.total).toBe(String(record.txs.length));
+          await walkAll('/indexer/tx/v1/txs/by_height/{height}', { height }, {}, 'txs', (t) => t.txhash);
+        }
+      });
+
+      it('filters txs by msg type, repeated or comma-separated, with or without "/"', async () => {
+        const all = (await client.walk('/indexer/tx/v1/txs', {}, { 'pagination.limit': 1000 }, 'txs')).items;
+        const typesOf = (tx: any) =>
+          new Set<string>(tx.tx.body.messages.map((m: any) => m['@type'].slice(1)));
+        const types = [...new Set(all.flatMap((t) => [...typesOf(t)]))].sort();
+        expect(types.length).toBeGreaterThan(1);
+        for (const type of types) {
+          const expected = all.filter((t) => typesOf(t).has(type)).map((t) => t.txhash);
+          const listed = await walkAll('/indexer/tx/v1/txs', {}, { msgs: type }, 'txs', (t) => t.txhash);
+          expect(listed.map((t) => t.txhash)).toEqual(expected);
+          const slashed = await client.get(
+            '/indexer/tx/v1/txs',
+            {},
+            { msgs: `/${type}`, 'pagination.limit': 1000 },
+          );
+          expect(slashed.body.pagination.total).toBe(String(expected.length));
+        }
+        const [a, b] = [types[0]!, types[types.length - 1]!];
+        const union = all.filter((t) => typesOf(t).has(a) || typesOf(t).has(b)).map((t) => t.txhash);
+        for (const msgs of [`${a},${b}`, [a, b], [`/${a}`, `${b},nope.v1.MsgNothing`]]) {
+          const { body } = await client.get('/indexer/tx/v1/txs', {}, { msgs, 'pagination.limit': 1000 });
+          expect(body.txs.map((t: any) => t.txhash)).toEqual(union);
+          expect(body.pagination.total).toBe(String(union.length));
+        }
+        const none = await client.get('/indexer/tx/v1/txs', {}, { msgs: 'nope.v1.MsgNothing' });
+        expect(none.body).toEqual({
+          txs: [],
+          pagination: { previous_key: null, next_key: null, total: '0' },
+        });
+        const height = all[0].height;
+        const atHeight = all.filter((t) => t.height === height && typesOf(t).has(a)).map((t) => t.txhash);
+        const { body } = await client.get('/indexer/tx/v1/txs/by_height/{height}', { height }, { msgs: a });
+        expect(body.txs.map((t: any) => t.txhash)).toEqual(atHeight);
+      });
+
+      it('lists the txs of every account, as signer and by msg type, with exact totals', async () => {
+        const all = (await client.walk('/indexer/tx/v1/txs', {}, { 'pagination.limit': 1000 }, 'txs')).items;
+        for (const account of chain.accounts) {
+          const id = `(SELECT id FROM account WHERE address = decode($1, 'hex'))`;
+          const hex = account.hexAddress.slice(2);
+          const touching = await walkAll(
+            '/indexer/tx/v1/txs/by_account/{account}',
+            { account: account.address },
+            {},
+            'txs',
+            (t) => t.txhash,
+          );
+          expect(String(touching.length)).toBe(
+            await count(`SELECT count(*) AS n FROM tx_account WHERE account_id = ${id}`, [hex]),
+          );
+          const signed = await walkAll(
+            '/indexer/tx/v1/txs/by_account/{account}',
+            { account: account.address },
+            { is_signer: true },
+            'txs',
+            (t) => t.txhash,
+          );
+          const signedHere = all.filter(
+            (t) =>
+              t.tx.auth_info.signer_infos[0]?.public_key?.key ===
+              Buffer.from(account.publicKey).toString('base64'),
+          );
+          expect(signed.map((t) => t.txhash)).toEqual(signedHere.map((t) => t.txhash));
+          expect(signed.every((t) => touching.some((u) => u.txhash === t.txhash))).toBe(true);
+          for (const form of [account.hexAddress, hex.toUpperCase()]) {
+            const { body } = await client.get(
+              '/indexer/tx/v1/txs/by_account/{account}',
+              { account: form },
+              { 'pagination.limit': 1000 },
+            );
+            expect(body.txs.map((t: any) => t.txhash)).toEqual(touching.map((t) => t.txhash));
+          }
+          const type = signedHere[0]?.tx.body.messages[0]['@type'].slice(1);
+          if (type) {
+            const typed = (t: any) => t.tx.body.messages.some((m: any) => m['@type'] === `/${type}`);
+            const mine = await walkAll(
+              '/indexer/tx/v1/txs/by_account/{account}',
+              { account: account.address },
+              { msgs: type },
+              'txs',
+              (t) => t.txhash,
+            );
+            expect(mine.map((t) => t.txhash)).toEqual(touching.filter(typed).map((t) => t.txhash));
+            const mineSigned = await walkAll(
+              '/indexer/tx/v1/txs/by_account/{account}',
+              { account: account.address },
+              { msgs: type, is_signer: true },
+              'txs',
+              (t) => t.txhash,
+            );
+            expect(mineSigned.map((t) => t.txhash)).toEqual(signed.filter(typed).map((t) => t.txhash));
+          }
+        }
+        const stranger = toBech32(chain.chain.info.bech32Prefix, new Uint8Array(20).fill(7));
+        const { body } = await client.get('/indexer/tx/v1/txs/by_account/{account}', { account: stranger });
+        expect(body).toEqual({ txs: [], pagination: { previous_key: null, next_key: null, total: '0' } });
+      });
+
+      it('lists collections and finds them by address, name and holder', async () => {
+        const collections = await walkAll(
+          '/indexer/nft/v1/collections',
+          {},
+          {},
+          'collections',
+          (c) => c.object_addr,
+        );
+        expect(collections.length).toBeGreaterThan(0);
+        expect(String(collections.length)).toBe(await count('SELECT count(*) AS n FROM nft_collection'));
+        for (const collection of collections) {
+          const one = await client.get('/indexer/nft/v1/collections/{collection_addr}', {
+            collection_addr: collection.object_addr,
+          });
+          expect(one.body.collection).toEqual(collection);
+          expect(collection.collection.nfts.length).toBe(
+            Number(
+              await count(
+                "SELECT count(*) AS n FROM nft n JOIN nft_collection c ON c.id = n.collection_id WHERE c.addr = decode($1, 'hex')",
+                [collection.object_addr.slice(2)],
+              ),
+            ),
+          );
+          const name = collection.collection.name as string;
+          const part = name.slice(Math.floor(name.length / 3), Math.floor(name.length / 3) + 4);
+          const found = await walkAll(
+            '/indexer/nft/v1/collections/by_name/{name}',
+            { name: part.toUpperCase() },
+            {},
+            'collections',
+            (c) => c.object_addr,
+          );
+          expect(found.map((c) => c.object_addr)).toContain(collection.object_addr);
+        }
+        await client.get(
+          '/indexer/nft/v1/collections/{collection_addr}',
+          { collection_addr: `0x${'ee'.repeat(20)}` },
+          {},
+          404,
+        );
+        for (const account of accountsOfChain()) {
+          const held = await walkAll(
+            '/indexer/nft/v1/collections/by_account/{account}',
+            { account },
+            {},
+            'collections',
+            (c) => c.object_addr,
+          );
+          const owned = await count(
+            `SELECT count(DISTINCT n.collection_id) AS n FROM nft n JOIN account a ON a.id = n.owner_id WHERE a.address = $1`,
+            [Buffer.from(chain.accounts.find((a) => a.address === account)!.hexAddress.slice(2), 'hex')],
+          );
+          expect(String(held.length)).toBe(owned);
+        }
+      });
+
+      it('lists NFTs by owner and by collection in both orders, with filters', async () => {
+        const collections = (
+          await client.walk('/indexer/nft/v1/collections', {}, { 'pagination.limit': 1000 }, 'collections')
+        ).items;
+        let owners = 0;
+        for (const collection of collections) {
+          const { object_addr: addr } = collection;
+          const byToken = await walkAll(
+            '/indexer/nft/v1/tokens/by_collection/{collection_addr}',
+            { collection_addr: addr },
+            {},
+            'tokens',
+            (t) => t.nft.token_id,
+          );
+          expect(byToken.length).toBe(collection.collection.nfts.length);
+          const tokenIds = byToken.map((t) => t.nft.token_id);
+          expect(tokenIds).toEqual([...tokenIds].sort((x, y) => (x < y ? 1 : x > y ? -1 : 0)));
+          const byHeight = await walkAll(
+            '/indexer/nft/v1/tokens/by_collection/{collection_addr}',
+            { collection_addr: addr },
+            { order_by: 'HEIGHT' },
+            'tokens',
+            (t) => t.nft.token_id,
+          );
+          const heights = byHeight.map((t) => t.height);
+          expect(heights).toEqual([...heights].sort((x, y) => y - x));
+          expect(new Set(byHeight.map((t) => t.nft.token_id))).toEqual(new Set(tokenIds));
+          for (const token of byToken.slice(0, 3)) {
+            const one = await client.get(
+              '/indexer/nft/v1/tokens/by_collection/{collection_addr}',
+              { collection_addr: addr },
+              { token_id: token.nft.token_id },
+            );
+            expect(one.body.tokens).toEqual([token]);
+            expect(one.body.pagination.total).toBe('1');
+            const history = await walkAll(
+              '/indexer/nft/v1/txs/{collection_addr}/{token_id}',
+              { collection_addr: addr, token_id: token.nft.token_id },
+              {},
+              'txs',
+              (t) => t.txhash,
+            );
+            expect(history.length).toBeGreaterThan(0);
+            const owner = await client.get(
+              '/indexer/nft/v1/tokens/by_account/{account}',
+              { account: token.owner },
+              { collection_addr: addr, token_id: token.nft.token_id },
+            );
+            expect(owner.body.tokens).toEqual([token]);
+          }
+        }
+        for (const account of accountsOfChain()) {
+          const tokens = await walkAll(
+            '/indexer/nft/v1/tokens/by_account/{account}',
+            { account },
+            {},
+            'tokens',
+            (t) => `${t.collection_addr}/${t.nft.token_id}`,
+          );
+          await walkAll(
+            '/indexer/nft/v1/tokens/by_account/{account}',
+            { account },
+            { order_by: 'height' },
+            'tokens',
+            (t) => `${t.collection_addr}/${t.nft.token_id}`,
+          );
+          expect(tokens.every((t) => t.owner === account)).toBe(true);
+          owners += tokens.length > 0 ? 1 : 0;
+          for (const collection of new Set(tokens.map((t) => t.collection_addr))) {
+            const mine = await walkAll(
+              '/indexer/nft/v1/tokens/by_account/{account}',
+              { account },
+              { collection_addr: collection },
+              'tokens',
+              (t) => t.nft.token_id,
+            );
+            expect(mine.length).toBe(tokens.filter((t) => t.collection_addr === collection).length);
+          }
+        }
+        expect(owners).toBeGreaterThan(0);
+      });
+
+      it('keeps the tx history of burned NFTs', async () => {
+        const burned = await db.query<{ addr: Buffer; token_id: string; txs: string }>(
+          `SELECT c.addr, k.token_id, k.txs FROM nft_token k JOIN nft_collection c ON c.id = k.collection_id
+           WHERE NOT EXISTS (SELECT 1 FROM nft n WHERE n.id = k.id) ORDER BY k.id`,
+        );
+        expect(burned.length).toBeGreaterThan(0);
+        for (const token of burned) {
+          const params = { collection_addr: `0x${token.addr.toString('hex')}`, token_id: token.token_id };
+          const history = await walkAll(
+            '/indexer/nft/v1/txs/{collection_addr}/{token_id}',
+            params,
+            {},
+            'txs',
+            (t) => t.txhash,
+          );
+          expect(String(history.length)).toBe(token.txs);
+          expect(history.length).toBeGreaterThan(0);
+          const live = await client.get(
+            '/indexer/nft/v1/tokens/by_collection/{collection_addr}',
+            { collection_addr: params.collection_addr },
+            { token_id: token.token_id },
+          );
+          expect(live.body.tokens).toEqual([]);
+        }
+      });
+
+      if (vm === 'evm') describeEvm();
+      else describeOtherVm();
+
+      function describeEvm() {
+        it('lists EVM txs, by account, height and hash', async () => {
+          const head = chain.chain.latestHeight();
+          const expected: string[] = [];
+          for (let h = head; h >= 1; h -= 1) {
+            expected.push(
+              ...(chain.chain.getBlock(h)!.evm?.receipts ?? [])
+                .map((r) => String(r.transactionHash))
+                .reverse(),
+            );
+          }
+          const txs = await walkAll('/indexer/tx/v1/evm-txs', {}, {}, 'txs', (t) => t.transactionHash);
+          expect(txs.map((t) => t.transactionHash)).toEqual(expected);
+          for (const tx of txs.slice(0, 4)) {
+            const one = await client.get('/indexer/tx/v1/evm-txs/{tx_hash}', {
+              tx_hash: tx.transactionHash.toUpperCase().replace('0X', ''),
+            });
+            expect(one.body.tx).toEqual(tx);
+            const { body } = await client.get(
+              '/indexer/tx/v1/evm-txs/by_height/{height}',
+              { height: Number(tx.blockNumber) },
+              { 'pagination.limit': 1000 },
+            );
+            expect(body.txs.map((t: any) => t.transactionHash)).toContain(tx.transactionHash);
+          }
+          for (const account of chain.accounts) {
+            const touching = await walkAll(
+              '/indexer/tx/v1/evm-txs/by_account/{account}',
+              { account: account.hexAddress },
+              {},
+              'txs',
+              (t) => t.transactionHash,
+            );
+            const sent = await walkAll(
+              '/indexer/tx/v1/evm-txs/by_account/{account}',
+              { account: account.address },
+              { is_signer: 'True' },
+              'txs',
+              (t) => t.transactionHash,
+            );
+            expect(sent.map((t) => t.transactionHash)).toEqual(
+              txs.filter((t) => t.from === account.hexAddress).map((t) => t.transactionHash),
+            );
+            expect(sent.every((t) => touching.some((u) => u.transactionHash === t.transactionHash))).toBe(
+              true,
+            );
+          }
+        });
+
+        it('lists internal txs, by account, height and tx', async () => {
+          const calls = await walkAll(
+            '/indexer/tx/v1/evm-internal-txs',
+            {},
+            {},
+            'internal_txs',
+            (c) => `${c.hash}:${c.index}`,
+          );
+          expect(calls.length).toBeGreaterThan(0);
+          const traced = chain.chain
+            .getBlock(calls[0].height)!
+            .evm!.traces.find((t) => t.txHash === calls[0].hash)!;
+          expect(traced.result).toBeDefined();
+          const tops = calls.filter((c) => c.parent_index === -1);
+          expect(tops.every((c) => c.index === 0 && c.output === '0x')).toBe(true);
+          for (const top of tops.slice(0, 3)) {
+            const ofTx = await walkAll(
+              '/indexer/tx/v1/evm-internal-txs/{tx_hash}',
+              { tx_hash: top.hash },
+              {},
+              'internal_txs',
+              (c) => String(c.index),
+            );
+            expect(ofTx.map((c) => c.index)).toEqual(
+              calls.filter((c) => c.hash === top.hash).map((c) => c.index),
+            );
+            const atHeight = await walkAll(
+              '/indexer/tx/v1/evm-internal-txs/by_height/{height}',
+              { height: top.height },
+              {},
+              'internal_txs',
+              (c) => `${c.hash}:${c.index}`,
+            );
+            expect(atHeight).toEqual(calls.filter((c) => c.height === top.height));
+          }
+          for (const account of chain.accounts) {
+            const mine = await walkAll(
+              '/indexer/tx/v1/evm-internal-txs/by_account/{account}',
+              { account: account.hexAddress },
+              {},
+              'internal_txs',
+              (c) => `${c.hash}:${c.index}`,
+            );
+            expect(mine).toEqual(
+              calls.filter((c) => c.from === account.hexAddress || c.to === account.hexAddress),
+            );
+          }
+          await client.get(
+            '/indexer/tx/v1/evm-internal-txs/{tx_hash}',
+            { tx_hash: `0x${'ab'.repeat(32)}` },
+            {},
+            404,
+          );
+        });
+
+        it('ranks token holders by balance, by bank denom or contract', async () => {
+          const denom = chain.chain.info.denom;
+          const holders = await walkAll(
+            '/indexer/richlist/v1/{denom}',
+            { denom },
+            {},
+            'holders',
+            (h) => h.account,
+          );
+          expect(holders.length).toBeGreaterThan(1);
+          const amounts = holders.map((h) => BigInt(h.amount));
+          expect(amounts.every((a, i) => i === 0 || a <= amounts[i - 1]!)).toBe(true);
+          const [row] = await db.query<{ name: string }>(
+            'SELECT d.name FROM denom d ORDER BY d.holders DESC, d.id LIMIT 1',
+          );
+          const byContract = await client.get(
+            '/indexer/richlist/v1/{denom}',
+            { denom: row!.name.toUpperCase().replace('0X', '0x') },
+            { 'pagination.limit': 1000 },
+          );
+          expect(byContract.body.holders.length).toBeGreaterThan(0);
+          await client.get('/indexer/richlist/v1/{denom}', { denom: 'ibc/NOPE' }, {}, 404);
+        });
+      }
+
+      function describeOtherVm() {
+        it('answers EVM routes and the rich list with a JSON 404 that says why', async () => {
+          for (const url of [
+            '/indexer/tx/v1/evm-txs',
+            `/indexer/tx/v1/evm-txs/0x${'ab'.repeat(32)}`,
+            '/indexer/tx/v1/evm-internal-txs/by_height/1',
+          ]) {
+            const answer = await client.raw(url);
+            expect(answer.status).toBe(404);
+            expect(answer.body.message).toBe('evm routes are not available on this chain');
+          }
+          const rich = await client.raw('/indexer/richlist/v1/umin');
+          expect(rich.status).toBe(404);
+          expect(rich.body.message).toContain(`this chain is ${vm}`);
+          expect(client.paths().some((p) => p.includes('/evm-') || p.includes('richlist'))).toBe(false);
+        });
+      }
+    });
+  }
+}
