@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { NODE_FLAGS } from 'weft/cli/node-flags.js';
 import { loadSettings, parse } from 'weft/common/config.js';
 import { silentLogger } from 'weft/common/logger.js';
+import { l2Denom } from 'weft/protocol/opinit.js';
 import { createRouterServer } from 'weft/router/api/server.js';
-import { l2DenomOf } from 'weft/router/graph/denoms.js';
 import { loadRegistry } from 'weft/router/registry/load.js';
 import {
   migrateTracking,
@@ -130,7 +130,7 @@ async function loadRouter(manifest: Manifest, settings: { seconds: number; conne
     const deposit = {
       source_asset_denom: 'uinit',
       source_asset_chain_id: l1.chain_id,
-      dest_asset_denom: l2DenomOf(registry.chain(rollup.chain_id)!.opBridgeId!, 'uinit'),
+      dest_asset_denom: l2Denom(registry.chain(rollup.chain_id)!.opBridgeId!, 'uinit'),
       dest_asset_chain_id: rollup.chain_id,
       amount_in: '1000000',
     };

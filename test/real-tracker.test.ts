@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from 'weft/common/logger.js';
+import { l2Denom } from 'weft/protocol/opinit.js';
 import { type Replay, startReplay } from 'weft/record/replay.js';
-import { ibcDenomOf, l2DenomOf, parseIbcPath } from 'weft/router/graph/denoms.js';
+import { ibcDenomOf, parseIbcPath } from 'weft/router/graph/denoms.js';
 import type { TrackEvent } from 'weft/router/tracking/chain-events.js';
 import { type ChainReader, createChainReader } from 'weft/router/tracking/chain-reader.js';
 import { applyTx, chainDirectory, hopsOfSourceTx } from 'weft/router/tracking/evidence.js';
 import { ibcHopState, outcomeOf, receivedDenom } from 'weft/router/tracking/state.js';
 import type { IbcHop, TrackedChain, TransferProgress } from 'weft/router/tracking/types.js';
-import { l2Denom } from 'weft-devnet/opinit/hashes.js';
 import { loadCorpus } from './real-support/corpus.js';
 import { deriveRecordings } from './real-support/derive.js';
 
@@ -80,8 +80,8 @@ const packet = (
   sequence,
 });
 const NFT_WASM_PORT = 'wasm.init1wug8sewp6cedgkmrmvhl3lf3tulagm9hnvy8p0rppz9yjw0g4wtq7947m6';
-const YOMI_L2 = l2DenomOf('11', 'uinit');
-const GAZE_L2 = l2DenomOf('31', 'uinit');
+const YOMI_L2 = l2Denom('11', 'uinit');
+const GAZE_L2 = l2Denom('31', 'uinit');
 
 /** Each corpus tx that carries interchain evidence, and what the tracker must read from it (from its events). */
 const EVIDENCE: Array<[chain: string, hash: string, events: TrackEvent[]]> = [
@@ -168,7 +168,7 @@ const EVIDENCE: Array<[chain: string, hash: string, events: TrackEvent[]]> = [
         bridgeId: '30',
         sequence: '2009',
         l1Denom: 'uinit',
-        l2Denom: l2DenomOf('30', 'uinit'),
+        l2Denom: l2Denom('30', 'uinit'),
         amount: '360000000',
       },
     ],
@@ -361,6 +361,6 @@ describe('the tracker on real interchain evidence', () => {
 
   it("gives the devnet's OPinit L2 denoms the real chains' values too (the router's are checked above)", () => {
     for (const bridge of ['11', '16', '30', '31'])
-      expect(l2Denom(BigInt(bridge), 'uinit')).toBe(l2DenomOf(bridge, 'uinit'));
+      expect(l2Denom(BigInt(bridge), 'uinit')).toBe(l2Denom(bridge, 'uinit'));
   });
 });

@@ -1,9 +1,9 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { toBech32 } from 'weft/chain/address.js';
 import type { Logger } from 'weft/common/logger.js';
+import { NFT_TRANSFER_PORT } from 'weft/protocol/ics721.js';
 import type { VmBase, VmParts } from './dev-chain.js';
 import { createNftTransferModule } from './ibc/nft-transfer.js';
-import { NFT_TRANSFER_PORT } from './ibc/packet.js';
 import { createMoveNftModule } from './move/module.js';
 import { moveOmnichain } from './omnichain/move-parts.js';
 import type { OmnichainSetup } from './omnichain/network.js';

@@ -1,7 +1,7 @@
 import { MsgSend } from 'cosmjs-types/cosmos/bank/v1beta1/tx';
 import { getAddress, keccak256, toHex } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { erc20Denom } from 'weft/chain/erc20-denom.js';
+import { erc20Denom } from 'weft/protocol/evm-denom.js';
 import type { DevAccount } from '../keys.js';
 import type { BlockRecord } from '../node.js';
 import { createEvmTestbed, type EvmTestbed } from '../test-support/evm-testbed.js';

@@ -1,7 +1,7 @@
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { decodeAbiParameters, encodeFunctionData } from 'viem';
 import { fromBech32, toBech32 } from 'weft/chain/address.js';
-import { erc20ContractOf, erc20Denom, isErc20Denom } from 'weft/chain/erc20-denom.js';
+import { erc20ContractOf, erc20Denom, isErc20Denom } from 'weft/protocol/evm-denom.js';
 import { moduleAddressBytes } from '../dev-chain.js';
 import { appendMsgIndex, coinsToString, event } from '../events.js';
 import type { StateReader } from '../state/store.js';

@@ -1,3 +1,4 @@
+import { NFT_TRANSFER_PORT } from 'weft/protocol/ics721.js';
 import { deriveAccount, type KeyType } from '../keys.js';
 import type { NetworkModule } from '../network/modules.js';
 import type { ChainPlan } from '../network/plan.js';
@@ -5,7 +6,6 @@ import { ics721Contract } from '../vms.js';
 import { type ChainRef, type ChannelPlan, type LinkApp, planChannels } from './network.js';
 import { NFT_VERSION } from './nft/app.js';
 import { ics721Modules } from './nft/network.js';
-import { NFT_TRANSFER_PORT } from './packet.js';
 import { withIbc } from './setup.js';
 
 /**

@@ -1,5 +1,5 @@
+import { TRANSFER_PORT, TRANSFER_VERSION } from 'weft/protocol/ics20.js';
 import type { IbcChannelConfig } from './setup.js';
-import { TRANSFER_PORT, TRANSFER_VERSION } from './transfer/denom.js';
 
 /**
  * The transfer channels of a network: ids handed out per chain in the order the links are listed (as

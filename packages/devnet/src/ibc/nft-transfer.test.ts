@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { MsgRecvPacketResponse } from '@initia/initia.proto/ibc/core/channel/v1/tx.js';
 import { describe, expect, it } from 'vitest';
 import { toBech32 } from 'weft/chain/address.js';
+import { classDataOf, decodePacketData, encodePacketData, type NftPacketData } from 'weft/protocol/ics721.js';
 import { createMoveNftModule } from '../move/module.js';
 import { moveAddresses } from '../move/msgs.js';
 import { createStateStore } from '../state/store.js';
@@ -10,13 +11,7 @@ import { type AbciEvent, type AnyMsg, TxError } from '../types.js';
 import { contractAddress } from '../wasm/address.js';
 import { createCw721Module } from '../wasm/module.js';
 import { createNftTransferModule } from './nft-transfer.js';
-import {
-  buildNftRecvPacket,
-  classDataOf,
-  decodePacketData,
-  encodePacketData,
-  type NftPacketData,
-} from './packet.js';
+import { buildNftRecvPacket } from './packet.js';
 
 const relayer = toBech32('init', new Uint8Array(20).fill(0x44));
 const receiver = toBech32('init', new Uint8Array(20).fill(0x55));

@@ -2,6 +2,12 @@ import type { Packet } from '@initia/initia.proto/ibc/core/channel/v1/channel.js
 import { MsgRecvPacketResponse } from '@initia/initia.proto/ibc/core/channel/v1/tx.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { decodeAny } from 'weft/chain/registry.js';
+import {
+  decodePacketData,
+  NFT_TRANSFER_PORT,
+  nftTransferClassId,
+  prefixedClassId,
+} from 'weft/protocol/ics721.js';
 import { appendMsgIndex, event } from '../events.js';
 import type { MoveExecutor } from '../move/executor.js';
 import type { Auth } from '../state/auth.js';
@@ -17,13 +23,7 @@ import {
   writeAckEvents,
 } from './channel.js';
 import { type PacketData, receiveVoucherOnMove, receiveVoucherOnWasm } from './nft/receive.js';
-import {
-  decodePacketData,
-  MSG_RECV_PACKET,
-  NFT_TRANSFER_PORT,
-  nftTransferClassId,
-  prefixedClassId,
-} from './packet.js';
+import { MSG_RECV_PACKET } from './packet.js';
 
 /**
  * `MsgRecvPacket` for ICS-721 packets: ibc-go's core receive (receipt, `recv_packet`, acknowledgement) around

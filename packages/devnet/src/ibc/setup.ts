@@ -1,9 +1,9 @@
+import { TRANSFER_PORT, TRANSFER_VERSION } from 'weft/protocol/ics20.js';
 import type { VmBase, VmParts } from '../rollup.js';
 import { ibcTransferPlan } from '../traffic/ibc-transfer.js';
 import { createIbcCore, type IbcCore, MSG_RECV_PACKET } from './core/module.js';
 import { type ChannelEnd, putChannel } from './core/store.js';
 import { createForwardMiddleware } from './forward/middleware.js';
-import { TRANSFER_PORT, TRANSFER_VERSION } from './transfer/denom.js';
 import { createTransferKeeper, type TransferKeeper } from './transfer/keeper.js';
 import { createTransferMsgModule } from './transfer/module.js';
 

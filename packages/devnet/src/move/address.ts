@@ -1,5 +1,5 @@
 import { bytesToHex, fromBech32, hexToBytes, toBech32 } from 'weft/chain/address.js';
-import { createObjectAddress, padMoveAddress, STD_ADDRESS } from 'weft/chain/move-object.js';
+import { padMoveAddress } from 'weft/chain/move-object.js';
 
 export {
   collectionAddress,
@@ -46,29 +46,4 @@ export function canonicalHex(address: Uint8Array): string {
 export function moveToAccAddress(address: Uint8Array, prefix: string): string {
   const padded = address.subarray(0, 12).every((b) => b === 0);
   return toBech32(prefix, padded ? address.subarray(12) : address);
-}
-
-const MOVE_DENOM_PREFIX = 'move/';
-
-/**
- * initia's `MetadataAddressFromDenom`: a `move/<hex>` denom names its fungible asset's metadata object; any
- * other coin is issued by `0x1`, its metadata the object named by the denom under `0x1`.
- */
-export function metadataAddress(denom: string): Uint8Array {
-  if (denom.startsWith(MOVE_DENOM_PREFIX))
-    return padMoveAddress(hexToBytes(denom.slice(MOVE_DENOM_PREFIX.length)));
-  return createObjectAddress(STD_ADDRESS, new TextEncoder().encode(denom));
-}
-
-/**
- * initia's `DenomFromMetadataAddress` over the denoms a chain has: the symbol of a `0x1` coin is its denom,
- * any other fungible asset is `move/<hex>`; undefined when no coin has this metadata.
- */
-export function denomOfMetadata(metadata: Uint8Array, denoms: Iterable<string>): string | undefined {
-  const target = canonicalHex(metadata);
-  for (const denom of denoms) {
-    if (canonicalHex(metadataAddress(denom)) !== target) continue;
-    return denom.startsWith(MOVE_DENOM_PREFIX) ? `${MOVE_DENOM_PREFIX}${target}` : denom;
-  }
-  return undefined;
 }

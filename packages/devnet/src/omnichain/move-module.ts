@@ -2,6 +2,14 @@ import { MsgExecuteJSONResponse, MsgExecuteResponse } from '@initia/initia.proto
 import { bytesToHex, type Hex } from 'viem';
 import { fromBech32 } from 'weft/chain/address.js';
 import { decodeAny } from 'weft/chain/registry.js';
+import { moveDenom } from 'weft/protocol/move-denom.js';
+import {
+  decodeOftMessage,
+  encodeOftMessage,
+  encodePacket,
+  packetGuid,
+  payloadHash,
+} from 'weft/protocol/omnichain.js';
 import { appendMsgIndex, event } from '../events.js';
 import type { DevAccount, KeyType } from '../keys.js';
 import {
@@ -37,10 +45,11 @@ import {
   omnichainOperator,
   peerOf,
 } from './network.js';
-import { decodeOftMessage, encodeOftMessage, encodePacket, packetGuid, payloadHash } from './packet.js';
 
 /** The L1's OFT denom: a Move fungible asset's `move/<metadata address>` form. */
-export const OMNI_MOVE_DENOM = `move/${canonicalHex(createObjectAddress(MOVE_PACKAGE, new TextEncoder().encode(OFT_SYMBOL)))}`;
+export const OMNI_MOVE_DENOM = moveDenom(
+  createObjectAddress(MOVE_PACKAGE, new TextEncoder().encode(OFT_SYMBOL)),
+);
 const PACKAGE_HEX = `0x${canonicalHex(MOVE_PACKAGE)}`;
 const OFT_MESSAGE_BYTES = 40n;
 const BASE_GAS = 40_000n;

@@ -7,12 +7,19 @@ import {
   MsgProposeOutputResponse,
 } from '@initia/opinit.proto/opinit/ophost/v1/tx.js';
 import { fromBech32, toBech32 } from 'weft/chain/address.js';
+import {
+  bridgeAddressBytes,
+  l2Denom,
+  outputRoot,
+  rootFromProofs,
+  toHex,
+  withdrawalHash,
+} from 'weft/protocol/opinit.js';
 import { appendMsgIndex, event } from '../events.js';
 import { GasCost } from '../gas.js';
 import type { Auth } from '../state/auth.js';
 import type { StateStore } from '../state/store.js';
 import { type BankKeeper, type BlockContext, type MsgModule, type TxContext, TxError } from '../types.js';
-import { bridgeAddressBytes, l2Denom, outputRoot, rootFromProofs, toHex, withdrawalHash } from './hashes.js';
 import { type BridgeConfig, type BridgeRecord, hostKeys, hostState, putBridge } from './host-state.js';
 
 export const OPHOST_TYPE_URLS = {

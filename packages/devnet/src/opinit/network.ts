@@ -1,4 +1,5 @@
 import { toBech32 } from 'weft/chain/address.js';
+import { bridgeAddressBytes, l2Denom } from 'weft/protocol/opinit.js';
 import type { Chain } from '../chain.js';
 import type { EvmModule } from '../evm/module.js';
 import { type DevAccount, deriveAccount, deriveAccounts, type KeyType } from '../keys.js';
@@ -9,7 +10,6 @@ import type { OpinitExecutor } from '../relayers/opinit-executor.js';
 import type { TrafficPlan } from '../traffic/generator.js';
 import { opinitClaimPlan, opinitDepositPlan, opinitWithdrawalPlan } from '../traffic/opinit.js';
 import { deployCoinWrapper } from './evm-wrapper.js';
-import { bridgeAddressBytes, l2Denom } from './hashes.js';
 import type { BridgeConfig } from './host-state.js';
 import { OP_HOOK_FUNDER_FUNDING, opHookFunderAccount } from './op-hook-funder.js';
 import { withOpchild, withOphost } from './parts.js';

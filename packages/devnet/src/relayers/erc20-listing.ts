@@ -1,9 +1,9 @@
 import { createPublicClient, getAddress, http, isAddress, parseAbi } from 'viem';
-import { erc20Denom } from 'weft/chain/erc20-denom.js';
+import { erc20Denom } from 'weft/protocol/evm-denom.js';
+import { localDenom, TRANSFER_PORT } from 'weft/protocol/ics20.js';
 import { ControlError } from '../control/server.js';
 import type { NetworkChain } from '../devnet.js';
 import type { PlannedLink } from '../ibc/network.js';
-import { localDenom, TRANSFER_PORT } from '../ibc/transfer/denom.js';
 import type { NetworkContext } from '../network/services.js';
 import type { AssetJson, RegistryContribution } from '../registry/types.js';
 

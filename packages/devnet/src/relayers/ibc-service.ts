@@ -1,7 +1,7 @@
+import { localDenom, TRANSFER_PORT, TRANSFER_VERSION } from 'weft/protocol/ics20.js';
 import type { NetworkChain } from '../devnet.js';
 import type { PlannedLink } from '../ibc/network.js';
 import { ibcRelayerAccount, networkChannels } from '../ibc/network-module.js';
-import { localDenom, TRANSFER_PORT, TRANSFER_VERSION } from '../ibc/transfer/denom.js';
 import type { NetworkService } from '../network/services.js';
 import { feeAsset } from '../registry/entries.js';
 import type { AssetJson, RegistryContribution } from '../registry/types.js';

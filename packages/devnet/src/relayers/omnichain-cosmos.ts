@@ -2,10 +2,10 @@ import { Comet38Client } from '@cosmjs/tendermint-rpc';
 import { type Hex, hexToBytes } from 'viem';
 import { bcs } from 'weft/chain/bcs.js';
 import { encodeAny } from 'weft/chain/registry.js';
+import { decodePacket, type OmniPacket, payloadHash } from 'weft/protocol/omnichain.js';
 import type { DevAccount } from '../keys.js';
 import { MSG_EXECUTE } from '../move/module.js';
 import { MOVE_PACKAGE } from '../omnichain/network.js';
-import { decodePacket, type OmniPacket, payloadHash } from '../omnichain/packet.js';
 import { signTx } from '../tx/sign.js';
 import type { OmnichainSide, RelayResult } from './omnichain.js';
 

@@ -11,8 +11,8 @@ import {
   sliceHex,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { decodePacket, type OmniPacket, payloadHash } from 'weft/protocol/omnichain.js';
 import { contractArtifacts } from '../evm/contracts.js';
-import { decodePacket, type OmniPacket, payloadHash } from '../omnichain/packet.js';
 import type { OmnichainSide, RelayResult } from './omnichain.js';
 
 export interface EvmSideOptions {

@@ -1,6 +1,6 @@
 import type { Hex } from 'viem';
 import type { Logger } from 'weft/common/logger.js';
-import type { OmniPacket } from '../omnichain/packet.js';
+import type { OmniPacket } from 'weft/protocol/omnichain.js';
 
 /** Longest wait a Node timer takes (a longer one fires at once); a longer wait is woken and set again. */
 const MAX_TIMER_MS = 2 ** 31 - 1;

@@ -1,9 +1,9 @@
 import { getAddress } from 'viem';
+import { l2Denom } from 'weft/protocol/opinit.js';
 import type { NetworkChain } from '../devnet.js';
 import { evmKeys } from '../evm/state-keys.js';
 import type { NetworkService } from '../network/services.js';
 import { coinWrapperAddress, coinWrapperAsset } from '../opinit/evm-wrapper.js';
-import { l2Denom } from '../opinit/hashes.js';
 import { l1Executors, networkBridges, opinitProposer } from '../opinit/network.js';
 import { type OpinitRelayers, startOpinitRelayers } from './opinit-relayers.js';
 import type { RelayerControl } from './opinit-schedule.js';

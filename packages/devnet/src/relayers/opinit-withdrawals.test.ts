@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { outputRoot, rootFromProofs, withdrawalHash } from '../opinit/hashes.js';
+import { outputRoot, rootFromProofs, withdrawalHash } from 'weft/protocol/opinit.js';
 import { createWithdrawalStore } from './opinit-withdrawals.js';
 
 const record = (sequence: number, to: string, txHeight: number) => ({

@@ -1,5 +1,5 @@
-import { outputRoot, withdrawalHash } from '../opinit/hashes.js';
-import { buildWithdrawalTree, type WithdrawalTree } from '../opinit/merkle.js';
+import { outputRoot, withdrawalHash } from 'weft/protocol/opinit.js';
+import { buildWithdrawalTree, type WithdrawalTree } from 'weft/protocol/opinit-merkle.js';
 
 /** The executor's record of the rollup's withdrawals and of the tree each output commits to. */
 

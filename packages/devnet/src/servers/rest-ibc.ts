@@ -1,16 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { toBech32 } from 'weft/chain/address.js';
 import { revisionNumber } from 'weft/chain/ibc-timeout.js';
+import { escrowAddressBytes, fullDenomPath, parseDenomTrace, traceHash } from 'weft/protocol/ics20.js';
 import { type ChannelEnd, getChannel, ibcKeys, listChannels } from '../ibc/core/store.js';
-import {
-  denomTraceOf,
-  escrowAddressBytes,
-  fullDenomPath,
-  listDenomTraces,
-  parseDenomTrace,
-  traceHash,
-  transferKeys,
-} from '../ibc/transfer/denom.js';
+import { denomTraceOf, listDenomTraces, transferKeys } from '../ibc/transfer/denom.js';
 import { notFound } from './gateway-errors.js';
 import { paginate, parsePageRequest } from './pagination.js';
 import { type RestContext, sendJson } from './rest-context.js';

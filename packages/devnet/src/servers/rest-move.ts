@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { denomOfMetadata, parseMoveAddress } from '../move/address.js';
+import { denomOfMetadata } from 'weft/protocol/move-denom.js';
+import { parseMoveAddress } from '../move/address.js';
 import type { MoveNode, MoveViewCall } from '../node.js';
 import { invalidArgument, invalidRequest, unknownError } from './gateway-errors.js';
 import { type RestContext, sendJson } from './rest-context.js';

@@ -1,7 +1,7 @@
 import { toBech32 } from 'weft/chain/address.js';
 import { silentLogger } from 'weft/common/logger.js';
+import { bridgeAddressBytes } from 'weft/protocol/opinit.js';
 import { type DevAccount, deriveAccount } from '../keys.js';
-import { bridgeAddressBytes } from '../opinit/hashes.js';
 import type { BridgeConfig } from '../opinit/host-state.js';
 import { withOpchild, withOphost } from '../opinit/parts.js';
 import type { OpinitExecutor } from '../relayers/opinit-executor.js';

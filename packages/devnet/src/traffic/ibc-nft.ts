@@ -1,6 +1,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { toBech32 } from 'weft/chain/address.js';
-import { buildNftRecvPacket, classDataOf } from '../ibc/packet.js';
+import { classDataOf } from 'weft/protocol/ics721.js';
+import { buildNftRecvPacket } from '../ibc/packet.js';
 import type { DevAccount } from '../keys.js';
 import { successfulTxEvents } from './events.js';
 import type { TrafficPlan } from './generator.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from 'weft/common/logger.js';
-import { l2Denom } from '../opinit/hashes.js';
+import { l2Denom } from 'weft/protocol/opinit.js';
 import { eventsOfType } from '../relayers/opinit-schedule.js';
 import { createOpinitTestbed, type OpinitTestbed } from '../test-support/opinit-testbed.js';
 import { createTrafficGenerator } from './generator.js';

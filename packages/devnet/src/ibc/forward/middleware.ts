@@ -1,16 +1,16 @@
 import type { Packet } from '@initia/initia.proto/ibc/core/channel/v1/channel.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { toBech32 } from 'weft/chain/address.js';
-import { type AbciEvent, type BlockContext, TxError } from '../../types.js';
-import type { IbcApp, IbcCore, RecvResult } from '../core/module.js';
-import { denomPrefix, localDenom, senderChainIsSource } from '../transfer/denom.js';
-import type { TransferKeeper } from '../transfer/keeper.js';
+import { denomPrefix, localDenom, senderChainIsSource } from 'weft/protocol/ics20.js';
 import {
   decodeTransferData,
   encodeTransferData,
   type FungibleTokenPacketData,
   parseAck,
-} from '../transfer/packet-data.js';
+} from 'weft/protocol/ics20-packet.js';
+import { type AbciEvent, type BlockContext, TxError } from '../../types.js';
+import type { IbcApp, IbcCore, RecvResult } from '../core/module.js';
+import type { TransferKeeper } from '../transfer/keeper.js';
 
 /**
  * The packet-forward middleware (ibc-apps PFM v8) over the transfer app. A receive whose memo is

@@ -3,6 +3,14 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, fromBech32, hexToBytes } from 'weft/chain/address.js';
 import { bcs } from 'weft/chain/bcs.js';
 import { collectionAddress, nftAddress, padMoveAddress, STD_ADDRESS } from 'weft/chain/move-object.js';
+import { errorAck, parseAck, SUCCESS_ACK } from 'weft/protocol/ics20-packet.js';
+import {
+  classDataOf,
+  decodePacketData,
+  encodePacketData,
+  hasHop,
+  voucherClassId,
+} from 'weft/protocol/ics721.js';
 import { event } from '../../events.js';
 import type { MoveExecutor } from '../../move/executor.js';
 import { moveState } from '../../move/state.js';
@@ -10,8 +18,6 @@ import type { Auth } from '../../state/auth.js';
 import { type AbciEvent, type BlockContext, type TxContext, TxError } from '../../types.js';
 import { CW721_CODE_ID, type WasmKeeper } from '../../wasm/keeper.js';
 import type { IbcApp, IbcCore, RecvResult } from '../core/module.js';
-import { classDataOf, decodePacketData, encodePacketData, hasHop, voucherClassId } from '../packet.js';
-import { errorAck, parseAck, SUCCESS_ACK } from '../transfer/packet-data.js';
 import { bindIcs721 } from './ics721.js';
 import { classTraceKey, type PacketData, receiveVoucherOnMove, receiveVoucherOnWasm } from './receive.js';
 

@@ -3,12 +3,13 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, fromBech32, hexToBytes, toBech32 } from 'weft/chain/address.js';
 import { bcsReader, concatBytes } from 'weft/chain/bcs.js';
 import { nftAddress, padMoveAddress, STD_ADDRESS } from 'weft/chain/move-object.js';
+import { errorAck, parseAck } from 'weft/protocol/ics20-packet.js';
+import { decodePacketData, encodePacketData } from 'weft/protocol/ics721.js';
+import { moveDenom } from 'weft/protocol/move-denom.js';
 import type { MoveExecutor } from '../../move/executor.js';
 import { moveState } from '../../move/state.js';
 import { type AbciEvent, type TxContext, TxError } from '../../types.js';
 import type { IbcApp, IbcCore } from '../core/module.js';
-import { decodePacketData, encodePacketData } from '../packet.js';
-import { errorAck, parseAck } from '../transfer/packet-data.js';
 import type { NftApp } from './app.js';
 
 /**
@@ -95,7 +96,7 @@ export function withNftMoveHook(options: {
     const classId =
       record.creator === bytesToHex(STD_ADDRESS) && record.name.startsWith('ibc/')
         ? record.name
-        : `move/${bytesToHex(collection)}`;
+        : moveDenom(collection);
     const packet = nft.send(
       ctx,
       {

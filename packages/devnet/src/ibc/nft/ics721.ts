@@ -1,10 +1,10 @@
 import type { Packet } from '@initia/initia.proto/ibc/core/channel/v1/channel.js';
+import { decodePacketData, encodePacketData, hasHop } from 'weft/protocol/ics721.js';
 import type { StateReader } from '../../state/store.js';
 import { type AbciEvent, type BlockContext, type TxContext, TxError } from '../../types.js';
 import { ContractError } from '../../wasm/contract.js';
 import type { WasmCallContext, WasmKeeper } from '../../wasm/keeper.js';
 import type { IbcCore } from '../core/module.js';
-import { decodePacketData, encodePacketData, hasHop } from '../packet.js';
 import { type PacketData, wasmClassKey, wasmVoucherKey } from './receive.js';
 
 /**

@@ -2,6 +2,7 @@ import type { Packet } from '@initia/initia.proto/ibc/core/channel/v1/channel.js
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bcs } from 'weft/chain/bcs.js';
 import { collectionAddress, padMoveAddress, STD_ADDRESS } from 'weft/chain/move-object.js';
+import { type decodePacketData, nftTransferClassId, prefixedClassId } from 'weft/protocol/ics721.js';
 import { event } from '../../events.js';
 import type { MoveExecutor } from '../../move/executor.js';
 import { accAddress } from '../../move/module.js';
@@ -9,7 +10,6 @@ import { moveState } from '../../move/state.js';
 import type { Auth } from '../../state/auth.js';
 import { type AbciEvent, type TxContext, TxError } from '../../types.js';
 import type { WasmKeeper } from '../../wasm/keeper.js';
-import { type decodePacketData, nftTransferClassId, prefixedClassId } from '../packet.js';
 
 /**
  * The receiving side of ICS-721 when the class is new to the chain (a voucher): initia's nft-transfer keeper

@@ -1,5 +1,23 @@
 import type { Packet } from '@initia/initia.proto/ibc/core/channel/v1/channel.js';
 import { fromBech32, toBech32 } from 'weft/chain/address.js';
+import {
+  denomPrefix,
+  escrowAddressBytes,
+  fullDenomPath,
+  ibcDenom,
+  parseDenomTrace,
+  senderChainIsSource,
+  TRANSFER_PORT,
+  traceHash,
+} from 'weft/protocol/ics20.js';
+import {
+  decodeTransferData,
+  encodeTransferData,
+  errorAck,
+  type FungibleTokenPacketData,
+  parseAck,
+  SUCCESS_ACK,
+} from 'weft/protocol/ics20-packet.js';
 import { event } from '../../events.js';
 import type { Auth } from '../../state/auth.js';
 import {
@@ -11,27 +29,7 @@ import {
   TxError,
 } from '../../types.js';
 import type { IbcApp, IbcCore } from '../core/module.js';
-import {
-  denomPrefix,
-  denomTraceOf,
-  escrowAddressBytes,
-  fullDenomPath,
-  ibcDenom,
-  parseDenomTrace,
-  senderChainIsSource,
-  setDenomTrace,
-  TRANSFER_PORT,
-  traceHash,
-  transferKeys,
-} from './denom.js';
-import {
-  decodeTransferData,
-  encodeTransferData,
-  errorAck,
-  type FungibleTokenPacketData,
-  parseAck,
-  SUCCESS_ACK,
-} from './packet-data.js';
+import { denomTraceOf, setDenomTrace, transferKeys } from './denom.js';
 
 /** ibc-go v8's ICS-20 keeper: escrow or burn on send, release or mint on receive, refunds on failure. */
 

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { nftTransferClassId, prefixedClassId } from '../../protocol/ics721.js';
 import { attributeMap, type BlockEvent } from './block-events.js';
 import { type DropReporter, ignoreDrops } from './drops.js';
 
@@ -50,9 +50,10 @@ export function nftOrigins(
       drops.drop('nft_origin', 'bad_fields', { srcPort });
       continue;
     }
-    const path = `${dstPort}/${dstChannel}/${classId}`;
     const className =
-      vm === 'wasm' ? path : `ibc/${createHash('sha256').update(path).digest('hex').toUpperCase()}`;
+      vm === 'wasm'
+        ? prefixedClassId(dstPort, dstChannel, classId)
+        : nftTransferClassId(dstPort, dstChannel, classId);
     out.push({ className, originName });
   }
   return out;

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../common/errors.js';
+import { l2Denom } from '../../protocol/opinit.js';
 import { NoRouteError, SwapRequiredError, UnknownAssetError } from '../errors.js';
 import { buildRegistry } from '../registry/load.js';
-import { ibcDenomOf, l2DenomOf, parseIbcPath } from './denoms.js';
+import { ibcDenomOf, parseIbcPath } from './denoms.js';
 import { createHopGraph } from './hops.js';
 import { ASSUMED_WITHDRAWAL_SECONDS, type ChainFacts, planRoute, type RouteQuery } from './plan.js';
 
@@ -50,7 +51,7 @@ const op = (bridge: string) => ({
   chain: { bridge_id: bridge },
 });
 
-const goneL2 = l2DenomOf('29', 'uinit');
+const goneL2 = l2Denom('29', 'uinit');
 const goneVoucherPath = `transfer/channel-9/${goneL2}`;
 const GONE_VOUCHER = ibcDenomOf(parseIbcPath(goneVoucherPath));
 const UNTRACED = `ibc/${'AB'.repeat(32)}`;
@@ -107,7 +108,7 @@ const registry = buildRegistry({
             op('7'),
             {
               type: 'wrapped',
-              counterparty: { chain_name: 'evm', chain_id: EVM, base_denom: l2DenomOf('7', 'uinit') },
+              counterparty: { chain_name: 'evm', chain_id: EVM, base_denom: l2Denom('7', 'uinit') },
               chain: { contract: WRAPPER },
               provider: 'Decimal Wrapper',
             },
@@ -121,7 +122,7 @@ const registry = buildRegistry({
         op_denoms: ['uinit'],
         ibc_channels: [channel(L1, 'channel-0')],
       }),
-      assetList: list('move', asset(l2DenomOf('8', 'uinit'), 'INIT', 6, { traces: [op('8')] })),
+      assetList: list('move', asset(l2Denom('8', 'uinit'), 'INIT', 6, { traces: [op('8')] })),
     },
   ],
   ibcFiles: [],
@@ -148,7 +149,7 @@ const route = (q: Partial<RouteQuery>) =>
     sourceChainId: L1,
     sourceDenom: 'uinit',
     destChainId: MOVE,
-    destDenom: l2DenomOf('8', 'uinit'),
+    destDenom: l2Denom('8', 'uinit'),
     amountIn: 1_000_000n,
     ...q,
   });
@@ -162,7 +163,7 @@ describe('routes on the real registry’s shapes', () => {
         bridgeId: '7',
         hook: {
           kind: 'to_local',
-          underlying: l2DenomOf('7', 'uinit'),
+          underlying: l2Denom('7', 'uinit'),
           wrapper: WRAPPER,
           remoteDecimals: 6,
           localDecimals: 18,
@@ -190,7 +191,7 @@ describe('routes on the real registry’s shapes', () => {
   it('estimates a withdrawal the L1 does not time with the assumed 168 h, marked so', async () => {
     const plan = await route({
       sourceChainId: MOVE,
-      sourceDenom: l2DenomOf('8', 'uinit'),
+      sourceDenom: l2Denom('8', 'uinit'),
       destChainId: L1,
       destDenom: 'uinit',
     });
@@ -202,7 +203,7 @@ describe('routes on the real registry’s shapes', () => {
   it('says a way of two transactions takes two, and where to send first', async () => {
     const answer = route({
       sourceChainId: MOVE,
-      sourceDenom: l2DenomOf('8', 'uinit'),
+      sourceDenom: l2Denom('8', 'uinit'),
       destChainId: EVM,
       destDenom: `evm/${ERC20.slice(2)}`,
     });

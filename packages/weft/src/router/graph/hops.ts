@@ -1,5 +1,6 @@
+import { l2Denom } from '../../protocol/opinit.js';
 import type { OmnichainEndpoint, RouterAsset, RouterChain, RouterRegistry } from '../registry/types.js';
-import { type IbcTrace, ibcDenomOf, l2DenomOf, parseIbcPath, voucherPathIn } from './denoms.js';
+import { type IbcTrace, ibcDenomOf, parseIbcPath, voucherPathIn } from './denoms.js';
 import { traceStart } from './lineage.js';
 
 /** Where an asset is: a chain, the denom it holds there, and (for IBC vouchers) the denom's trace. */
@@ -115,7 +116,7 @@ export function createHopGraph(registry: RouterRegistry): HopGraph {
   const deposits = new Map<string, Array<{ rollup: RouterChain; denomOut: string }>>();
   for (const rollup of registry.chains.filter((c) => c.opBridgeId && !c.isL1)) {
     for (const denom of rollup.opDenoms) {
-      const denomOut = l2DenomOf(rollup.opBridgeId!, denom);
+      const denomOut = l2Denom(rollup.opBridgeId!, denom);
       l2Origin.set(`${rollup.chainId}\n${denomOut}`, { bridgeId: rollup.opBridgeId!, l1Denom: denom });
       deposits.set(denom, [...(deposits.get(denom) ?? []), { rollup, denomOut }]);
     }

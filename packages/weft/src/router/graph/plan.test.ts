@@ -7,13 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Devnet } from 'weft-devnet/devnet.js';
 import { testDevnet } from 'weft-devnet/test-support/devnet.js';
 import { until } from 'weft-devnet/test-support/until.js';
+import { l2Denom } from '../../protocol/opinit.js';
 import { NoRouteError, RouteRequestError, SwapRequiredError, UnknownAssetError } from '../errors.js';
 import { chainAddress } from '../msgs/addresses.js';
 import { buildMsgs } from '../msgs/build.js';
 import { createChainFacts } from '../registry/facts.js';
 import { loadRegistry } from '../registry/load.js';
 import type { RouterRegistry } from '../registry/types.js';
-import { ibcDenomOf, l2DenomOf, parseIbcPath } from './denoms.js';
+import { ibcDenomOf, parseIbcPath } from './denoms.js';
 import { createHopGraph, type HopGraph } from './hops.js';
 import { findPaths, HOP_SECONDS, planRoute, type RouteQuery } from './plan.js';
 
@@ -42,7 +43,7 @@ const query = (q: Partial<RouteQuery>): RouteQuery => ({
   sourceChainId: L1,
   sourceDenom: 'uinit',
   destChainId: EVM,
-  destDenom: l2DenomOf('1', 'uinit'),
+  destDenom: l2Denom('1', 'uinit'),
   amountIn: 1000n,
   ...q,
 });
@@ -93,7 +94,7 @@ describe('the registry the devnet writes', () => {
 
   it("derives each rollup's l2/ denom as the registry lists it", () => {
     for (const rollup of registry.chains.filter((c) => c.opBridgeId)) {
-      const asset = registry.asset(rollup.chainId, l2DenomOf(rollup.opBridgeId!, 'uinit'));
+      const asset = registry.asset(rollup.chainId, l2Denom(rollup.opBridgeId!, 'uinit'));
       expect(asset).toMatchObject({ opBridgeId: rollup.opBridgeId, symbol: 'INIT' });
     }
   });
@@ -109,7 +110,7 @@ describe('routes over OPinit and OFT', () => {
       const plan = await planRoute(
         graph,
         facts,
-        query({ destChainId: chainId, destDenom: l2DenomOf(bridgeId, 'uinit') }),
+        query({ destChainId: chainId, destDenom: l2Denom(bridgeId, 'uinit') }),
       );
       expect(plan.hops.map((h) => h.hop)).toMatchObject([
         { kind: 'op_deposit', bridgeId, from: L1, to: chainId },
@@ -126,7 +127,7 @@ describe('routes over OPinit and OFT', () => {
   it('withdraws with the wait of the bridge: finalization period plus output interval', async () => {
     const q = query({
       sourceChainId: EVM,
-      sourceDenom: l2DenomOf('1', 'uinit'),
+      sourceDenom: l2Denom('1', 'uinit'),
       destChainId: L1,
       destDenom: 'uinit',
     });
@@ -241,7 +242,7 @@ describe('a deposit whose hook wraps what arrives', () => {
 
   it("reads the wrapper's `wrapped` trace and routes L1 INIT to it as one deposit with a hook", async () => {
     const wrapper = wrapperOf();
-    const l2 = l2DenomOf('1', 'uinit');
+    const l2 = l2Denom('1', 'uinit');
     expect(wrapper).toMatchObject({
       symbol: 'WINIT',
       decimals: 6,
@@ -282,7 +283,7 @@ describe('a deposit whose hook wraps what arrives', () => {
     const wasm = await planRoute(
       graph,
       facts,
-      query({ destChainId: 'weft-wasm-1', destDenom: l2DenomOf('3', 'uinit') }),
+      query({ destChainId: 'weft-wasm-1', destDenom: l2Denom('3', 'uinit') }),
     );
     expect(wasm.hops[0]!.hop).not.toHaveProperty('hook');
   });
@@ -297,7 +298,7 @@ describe('a deposit whose hook wraps what arrives', () => {
       planRoute(
         graph,
         facts,
-        query({ sourceChainId: EVM, sourceDenom: l2DenomOf('1', 'uinit'), destDenom: wrapper.denom }),
+        query({ sourceChainId: EVM, sourceDenom: l2Denom('1', 'uinit'), destDenom: wrapper.denom }),
       ),
     ).rejects.toBeInstanceOf(NoRouteError);
     // Out of it: the withdrawal unwraps first, in the same tx.
@@ -318,7 +319,7 @@ describe('a deposit whose hook wraps what arrives', () => {
           kind: 'op_withdraw',
           denomIn: wrapper.denom,
           denomOut: 'uinit',
-          unwrap: { kind: 'unwrap', underlying: l2DenomOf('1', 'uinit') },
+          unwrap: { kind: 'unwrap', underlying: l2Denom('1', 'uinit') },
         },
         amountIn: 5n,
         amountOut: 5n,
@@ -327,7 +328,7 @@ describe('a deposit whose hook wraps what arrives', () => {
   });
 
   it("asks the rollup for the deposited coin's ERC20, which the hook approves to the wrapper", async () => {
-    const address = await facts.erc20Of(EVM, l2DenomOf('1', 'uinit'));
+    const address = await facts.erc20Of(EVM, l2Denom('1', 'uinit'));
     expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/);
     expect(address.toLowerCase()).not.toBe(wrapperOf().tokenContract!.toLowerCase());
     await expect(facts.erc20Of(EVM, 'l2/none')).rejects.toThrow();

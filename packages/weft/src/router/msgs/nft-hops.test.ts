@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { fromBech32, toBech32 } from '../../chain/address.js';
 import { type BcsReader, bcsReader } from '../../chain/bcs.js';
 import { collectionAddress, padMoveAddress, STD_ADDRESS } from '../../chain/move-object.js';
+import { ibcHash } from '../../protocol/ics20.js';
 import { RouteRequestError } from '../errors.js';
-import { ibcHashOf } from '../graph/denoms.js';
 import type { RouterRegistry } from '../registry/types.js';
 import {
   alice,
@@ -71,7 +71,7 @@ function forwardOf(memo: string) {
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const padded = (address: string) => hex(padMoveAddress(fromBech32(address).bytes));
-const l1Collection = (path: string) => hex(collectionAddress(STD_ADDRESS, ibcHashOf(path)));
+const l1Collection = (path: string) => hex(collectionAddress(STD_ADDRESS, ibcHash(path)));
 
 describe('buildNftTransferMsgs between rollups, through the L1', () => {
   const evmContract = '0x00000000000000000000000000000000000000fe';

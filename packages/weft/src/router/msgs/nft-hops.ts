@@ -1,7 +1,7 @@
 import { bcs, concatBytes, uleb128 } from '../../chain/bcs.js';
 import { collectionAddress, padMoveAddress, STD_ADDRESS } from '../../chain/move-object.js';
+import { ibcHash } from '../../protocol/ics20.js';
 import { NoRouteError, RouteRequestError } from '../errors.js';
-import { ibcHashOf } from '../graph/denoms.js';
 import type { NftChannel } from '../registry/types.js';
 
 /**
@@ -39,7 +39,7 @@ export function pathOnArrival(end: NftChannel, path: string): string {
  * object; one that came by IBC is the collection `0x1` created under the class's `ibc/<hash>` name.
  */
 export function moveCollectionOf(path: string): Uint8Array {
-  if (firstHop(path)) return collectionAddress(STD_ADDRESS, ibcHashOf(path));
+  if (firstHop(path)) return collectionAddress(STD_ADDRESS, ibcHash(path));
   const own = path.match(/^move\/([0-9a-fA-F]{1,64})$/);
   if (!own)
     throw new RouteRequestError(

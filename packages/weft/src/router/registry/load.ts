@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
-import { isErc20Denom } from '../../chain/erc20-denom.js';
 import { ConfigError, errorMessage } from '../../common/errors.js';
 import type { Logger } from '../../common/logger.js';
+import { isErc20Denom } from '../../protocol/evm-denom.js';
 import { readAssetList } from './assets.js';
 import { checkIbcFiles, joinChannels, readIbcChannels } from './channels.js';
 import { readNftChannels } from './nft-channels.js';

@@ -7,8 +7,8 @@ import {
   outputRoot,
   rootFromProofs,
   withdrawalHash,
-} from './hashes.js';
-import { buildWithdrawalTree, EMPTY_ROOT } from './merkle.js';
+} from './opinit.js';
+import { buildWithdrawalTree, EMPTY_ROOT } from './opinit-merkle.js';
 
 // An independent implementation (OpenSSL's SHA3 and SHA-256) of the rules, to check the module's.
 const sha3 = (...parts: Buffer[]) => createHash('sha3-256').update(Buffer.concat(parts)).digest();

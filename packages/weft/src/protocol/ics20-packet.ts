@@ -1,4 +1,9 @@
-/** ICS-20 `FungibleTokenPacketData` (transfer v2 packet) as ibc-go v8 writes and reads it, and its acknowledgements. */
+import { goJson } from './go-json.js';
+
+/**
+ * ICS-20 `FungibleTokenPacketData` as ibc-go v8 writes and reads it (`modules/apps/transfer/types/packet.go`),
+ * and the acknowledgements of `modules/core/04-channel/types/acknowledgement.go`.
+ */
 
 export interface FungibleTokenPacketData {
   denom: string;
@@ -8,23 +13,13 @@ export interface FungibleTokenPacketData {
   memo: string;
 }
 
-// Go's encoding/json escapes these even inside strings (sdk.MustSortJSON re-marshals).
-const GO_ESCAPES: Record<string, string> = {
-  '<': '\\u003c',
-  '>': '\\u003e',
-  '&': '\\u0026',
-  '\u2028': '\\u2028',
-  '\u2029': '\\u2029',
-};
-
 /** `GetBytes`: proto JSON with sorted keys; an empty memo is left out. */
 export function encodeTransferData(data: FungibleTokenPacketData): Uint8Array {
   const sorted: Record<string, string> = { amount: data.amount, denom: data.denom };
   if (data.memo !== '') sorted.memo = data.memo;
   sorted.receiver = data.receiver;
   sorted.sender = data.sender;
-  const json = JSON.stringify(sorted).replace(/[<>&\u2028\u2029]/g, (c) => GO_ESCAPES[c]!);
-  return new TextEncoder().encode(json);
+  return new TextEncoder().encode(goJson(sorted));
 }
 
 /** Decodes packet data; throws on anything that is not a JSON object of strings. */

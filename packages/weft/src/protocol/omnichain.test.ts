@@ -7,7 +7,7 @@ import {
   encodePacket,
   packetGuid,
   payloadHash,
-} from './packet.js';
+} from './omnichain.js';
 
 describe('omnichain packet codec', () => {
   const header = {

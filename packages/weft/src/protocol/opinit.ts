@@ -14,9 +14,9 @@ const u64be = (value: bigint): Uint8Array => {
 
 export const toHex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
-/** `l2/` + hex(sha3_256(bigEndianUint64(bridge_id) ‖ l1_denom)). */
-export function l2Denom(bridgeId: bigint, l1Denom: string): string {
-  return `l2/${toHex(sha3_256(concatBytes(u64be(bridgeId), encoder.encode(l1Denom))))}`;
+/** `L2Denom`: `l2/` + hex(sha3_256(bigEndianUint64(bridge_id) ‖ l1_denom)); a bridge id as a number or its text. */
+export function l2Denom(bridgeId: bigint | string, l1Denom: string): string {
+  return `l2/${toHex(sha3_256(concatBytes(u64be(BigInt(bridgeId)), encoder.encode(l1Denom))))}`;
 }
 
 /** SDK `address.Module("ophost", u64be(bridge_id))`: the bridge's escrow account (32 bytes). */

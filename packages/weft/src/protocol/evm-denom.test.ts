@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { localDenom } from 'weft-devnet/ibc/transfer/denom.js';
 import { ibcDenomOf, parseIbcPath } from '../router/graph/denoms.js';
-import { erc20ContractOf, erc20Denom, isErc20Denom } from './erc20-denom.js';
+import { erc20ContractOf, erc20Denom, isErc20Denom } from './evm-denom.js';
+import { localDenom } from './ics20.js';
 
 /** The real initia-registry's asset lists (mainnets), as recorded under test/fixtures. */
 const MAINNETS = new URL('../../../../test/fixtures/registry/mainnets/', import.meta.url).pathname;

@@ -1,4 +1,4 @@
-import { nodeHash } from './hashes.js';
+import { nodeHash } from './opinit.js';
 
 /** The root of a tree with no withdrawal. */
 export const EMPTY_ROOT = new Uint8Array(32);
