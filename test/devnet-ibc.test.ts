@@ -1,9 +1,9 @@
 import { RESTClient } from '@initia/initia.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeAny } from 'weft/chain/registry.js';
+import { localDenom } from 'weft/protocol/ics20.js';
 import { intermediateReceiver } from 'weft-devnet/ibc/forward/middleware.js';
 import { buildNftRecvPacket } from 'weft-devnet/ibc/packet.js';
-import { localDenom } from 'weft-devnet/ibc/transfer/denom.js';
 import { MSG_TRANSFER } from 'weft-devnet/ibc/transfer/module.js';
 import { createIbcRelayer, type IbcRelayer } from 'weft-devnet/relayers/ibc.js';
 import { signTx } from 'weft-devnet/tx/sign.js';

@@ -11,8 +11,8 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodePacket } from 'weft/protocol/omnichain.js';
 import { omnichainOperator } from 'weft-devnet/omnichain/network.js';
-import { decodePacket } from 'weft-devnet/omnichain/packet.js';
 import { ENDPOINT_CLIENT_ABI, OFT_CLIENT_ABI } from 'weft-devnet/test-support/oft-client.js';
 import {
   type OmnichainTestChain,

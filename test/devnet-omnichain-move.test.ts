@@ -15,10 +15,10 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodePacket } from 'weft/protocol/omnichain.js';
 import type { DevAccount } from 'weft-devnet/keys.js';
 import { OMNI_MOVE_DENOM } from 'weft-devnet/omnichain/move-module.js';
 import { MOVE_FEES, MOVE_PACKAGE, omnichainOperator } from 'weft-devnet/omnichain/network.js';
-import { decodePacket } from 'weft-devnet/omnichain/packet.js';
 import { OFT_CLIENT_ABI } from 'weft-devnet/test-support/oft-client.js';
 import {
   type OmnichainTestChain,

@@ -6,8 +6,8 @@ import {
 import { createPublicClient, encodeFunctionData, erc20Abi, http } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeAny } from 'weft/chain/registry.js';
+import { l2Denom } from 'weft/protocol/opinit.js';
 import type { DevAccount } from 'weft-devnet/keys.js';
-import { l2Denom } from 'weft-devnet/opinit/hashes.js';
 import {
   createOpinitTestbed,
   type OpinitTestbed,

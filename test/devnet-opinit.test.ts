@@ -16,9 +16,9 @@ import {
 import { MsgSend } from 'cosmjs-types/cosmos/bank/v1beta1/tx';
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { l2Denom, withdrawalHash } from 'weft/protocol/opinit.js';
 import type { DevAccount } from 'weft-devnet/keys.js';
 import type { ExecTxResultJson } from 'weft-devnet/node.js';
-import { l2Denom, withdrawalHash } from 'weft-devnet/opinit/hashes.js';
 import {
   createOpinitTestbed,
   type OpinitTestbed,

@@ -12,10 +12,11 @@ import { MsgTransfer } from '@initia/initia.proto/ibc/applications/transfer/v1/t
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { fromBech32 } from 'weft/chain/address.js';
 import { silentLogger } from 'weft/common/logger.js';
+import { escrowAddressBytes } from 'weft/protocol/ics20.js';
 import type { Chain } from 'weft-devnet/chain.js';
 import { listChannels } from 'weft-devnet/ibc/core/store.js';
 import { type IbcChannelConfig, withIbc } from 'weft-devnet/ibc/setup.js';
-import { denomTraceOf, escrowAddressBytes } from 'weft-devnet/ibc/transfer/denom.js';
+import { denomTraceOf } from 'weft-devnet/ibc/transfer/denom.js';
 import { MSG_TRANSFER } from 'weft-devnet/ibc/transfer/module.js';
 import type { DevAccount } from 'weft-devnet/keys.js';
 import { createRollup, type Rollup } from 'weft-devnet/rollup.js';

@@ -8,8 +8,9 @@ import { assets, chains, messages, messagesDirect, route, setApiOptions } from '
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { createPublicClient, type Hex, http, parseAbi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { l2Denom } from 'weft/protocol/opinit.js';
 import { createRouterServer, type RouterServer } from 'weft/router/api/server.js';
-import { ibcDenomOf, l2DenomOf, parseIbcPath } from 'weft/router/graph/denoms.js';
+import { ibcDenomOf, parseIbcPath } from 'weft/router/graph/denoms.js';
 import { loadRegistry } from 'weft/router/registry/load.js';
 import type { Devnet, DevnetChain, ExternalEvmChain } from 'weft-devnet/devnet.js';
 import type { DevAccount } from 'weft-devnet/keys.js';
@@ -96,7 +97,7 @@ async function post(path: string, body: unknown) {
 
 describe('the router on the full devnet', () => {
   it('routes, builds and delivers an OPinit deposit L1 → EVM rollup signed by cosmjs', async () => {
-    const denom = l2DenomOf('1', 'uinit');
+    const denom = l2Denom('1', 'uinit');
     const request = {
       source_asset_denom: 'uinit',
       source_asset_chain_id: l1.chain.info.chainId,
@@ -219,7 +220,7 @@ describe('the router on the full devnet', () => {
   }, 90_000);
 
   it('forces the OPinit withdrawal with is_op_withdraw: the wait is the finalization period plus the output interval', async () => {
-    const denom = l2DenomOf('2', 'uinit');
+    const denom = l2Denom('2', 'uinit');
     const routed = await post('/v2/fungible/route', {
       source_asset_denom: denom,
       source_asset_chain_id: moveRollup.chain.info.chainId,
@@ -326,7 +327,7 @@ describe('the router on the full devnet', () => {
 
   it('answers @skip-go/client: route, messages, messagesDirect, chains and assets, camelCased', async () => {
     setApiOptions({ apiUrl: url });
-    const denom = l2DenomOf('3', 'uinit');
+    const denom = l2Denom('3', 'uinit');
     const wasmRollup = devnet.rollups.find((c) => c.vm === 'wasm')!;
     const routed = await route({
       sourceAssetDenom: 'uinit',
@@ -380,7 +381,7 @@ describe('the router on the full devnet', () => {
   }, 60_000);
 
   it('puts a checked signed_op_hook into the deposit: the hook runs as the recipient when the deposit lands', async () => {
-    const denom = l2DenomOf('2', 'uinit');
+    const denom = l2Denom('2', 'uinit');
     const request = {
       source_asset_denom: 'uinit',
       source_asset_chain_id: l1.chain.info.chainId,
@@ -582,7 +583,7 @@ describe('the router on the full devnet', () => {
   it('answers more than 500 malformed requests with JSON and never a 5xx', async () => {
     const l1Id = l1.chain.info.chainId;
     const rollupId = evmRollup.chain.info.chainId;
-    const l2 = l2DenomOf('1', 'uinit');
+    const l2 = l2Denom('1', 'uinit');
     const routeBody = {
       source_asset_denom: 'uinit',
       source_asset_chain_id: l1Id,

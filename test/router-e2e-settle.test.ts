@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Shutdown } from 'weft/common/shutdown.js';
-import { ibcDenomOf, l2DenomOf, parseIbcPath } from 'weft/router/graph/denoms.js';
+import { l2Denom } from 'weft/protocol/opinit.js';
+import { ibcDenomOf, parseIbcPath } from 'weft/router/graph/denoms.js';
 import type { Devnet, DevnetChain } from 'weft-devnet/devnet.js';
 import { withdrawalClaim, withdrawalProof } from 'weft-devnet/test-support/withdrawal.js';
 import { latestTimeNs } from './ibc-support.js';
@@ -130,7 +131,7 @@ describe('weft router failure paths with its own msgs', () => {
       {
         source_asset_denom: 'uinit',
         source_asset_chain_id: l1.chain.info.chainId,
-        dest_asset_denom: l2DenomOf('3', 'uinit'),
+        dest_asset_denom: l2Denom('3', 'uinit'),
         dest_asset_chain_id: wasm.chain.info.chainId,
         amount_in: amount,
       },

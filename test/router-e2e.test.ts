@@ -5,7 +5,8 @@ import { createPublicClient, type Hex, http, parseAbi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sourceCli } from 'weft/cli/test-support/source-cli.js';
 import type { Shutdown } from 'weft/common/shutdown.js';
-import { ibcDenomOf, l2DenomOf, parseIbcPath } from 'weft/router/graph/denoms.js';
+import { l2Denom } from 'weft/protocol/opinit.js';
+import { ibcDenomOf, parseIbcPath } from 'weft/router/graph/denoms.js';
 import { useTestDb } from 'weft/store/test-support/backends.js';
 import type { Devnet, DevnetChain } from 'weft-devnet/devnet.js';
 import type { DevAccount } from 'weft-devnet/keys.js';
@@ -76,7 +77,7 @@ const routeAndBuild = (request: Record<string, string>, addresses: string[], bas
 describe('weft router end to end on the full devnet', () => {
   it('delivers and tracks an OPinit deposit L1 → EVM rollup', async () => {
     const evm = rollup('evm');
-    const denom = l2DenomOf('1', 'uinit');
+    const denom = l2Denom('1', 'uinit');
     const sender = l1.accounts[0]!;
     const recipient = evm.accounts[1]!.address;
     const { routed, tx } = await routeAndBuild(
@@ -205,7 +206,7 @@ describe('weft router end to end on the full devnet', () => {
   it('walks a deposit through @skip-go/client: route, messages, trackTransaction, transactionStatus', async () => {
     setApiOptions({ apiUrl: url });
     const wasm = rollup('wasm');
-    const denom = l2DenomOf('3', 'uinit');
+    const denom = l2Denom('3', 'uinit');
     const request = {
       sourceAssetDenom: 'uinit',
       sourceAssetChainId: l1.chain.info.chainId,

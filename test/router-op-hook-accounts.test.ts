@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Shutdown } from 'weft/common/shutdown.js';
-import { l2DenomOf } from 'weft/router/graph/denoms.js';
+import { l2Denom } from 'weft/protocol/opinit.js';
 import type { Devnet, DevnetChain } from 'weft-devnet/devnet.js';
 import { deriveAccount } from 'weft-devnet/keys.js';
 import { opHookFunderAccount } from 'weft-devnet/opinit/op-hook-funder.js';
@@ -38,7 +38,7 @@ let evm: DevnetChain;
 const routers: Record<'funded' | 'plain' | 'capped' | 'unfunded', { url: string; shutdown: Shutdown }> =
   {} as never;
 let wrapper: Awaited<ReturnType<typeof wrapperOf>>;
-const l2 = l2DenomOf('1', 'uinit');
+const l2 = l2Denom('1', 'uinit');
 
 /** A wallet no devnet account has: its address exists nowhere until the test funds it on the L1. */
 const freshWallet = (name: string) =>

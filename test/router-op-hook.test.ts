@@ -1,7 +1,7 @@
 import type { Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Shutdown } from 'weft/common/shutdown.js';
-import { l2DenomOf } from 'weft/router/graph/denoms.js';
+import { l2Denom } from 'weft/protocol/opinit.js';
 import type { Devnet, DevnetChain } from 'weft-devnet/devnet.js';
 import { deriveAccount } from 'weft-devnet/keys.js';
 import { until } from 'weft-devnet/test-support/until.js';
@@ -48,7 +48,7 @@ const recipient = deriveAccount({
   keyType: 'ethsecp256k1',
   prefix: 'init',
 });
-const l2 = l2DenomOf('1', 'uinit');
+const l2 = l2Denom('1', 'uinit');
 
 beforeAll(async () => {
   network = await trackingDevnet('router-op-hook');

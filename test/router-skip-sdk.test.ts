@@ -19,8 +19,8 @@ import {
 } from '@skip-go/client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from 'weft/common/logger.js';
+import { l2Denom } from 'weft/protocol/opinit.js';
 import { createRouterServer, type RouterServer } from 'weft/router/api/server.js';
-import { l2DenomOf } from 'weft/router/graph/denoms.js';
 import { loadRegistry } from 'weft/router/registry/load.js';
 import {
   migrateTracking,
@@ -93,7 +93,7 @@ beforeAll(async () => {
   const bridges = (
     devnet.manifest().services.opinit as { bridges: Array<{ chain_id: string; bridge_id: string }> }
   ).bridges;
-  voucher = l2DenomOf(bridges.find((b) => b.chain_id === rollupId)!.bridge_id, 'uinit');
+  voucher = l2Denom(bridges.find((b) => b.chain_id === rollupId)!.bridge_id, 'uinit');
   db = await (await openDb({ dataDir: 'memory://' })).withSchema(ROUTER_SCHEMA);
   await migrateTracking(db);
   tracker = await startTracker({

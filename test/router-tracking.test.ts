@@ -2,14 +2,14 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installHttpErrors } from 'weft/common/http-errors.js';
 import { silentLogger } from 'weft/common/logger.js';
+import { localDenom } from 'weft/protocol/ics20.js';
+import { l2Denom } from 'weft/protocol/opinit.js';
 import { trackingRoutes } from 'weft/router/tracking/routes.js';
 import { startTracker, type Tracker } from 'weft/router/tracking/tracker.js';
 import { migrateTracking, ROUTER_SCHEMA } from 'weft/router/tracking/transfer-store.js';
 import type { TrackedChain } from 'weft/router/tracking/types.js';
 import { type Db, openDb } from 'weft/store/db.js';
 import type { Devnet, DevnetChain } from 'weft-devnet/devnet.js';
-import { localDenom } from 'weft-devnet/ibc/transfer/denom.js';
-import { l2Denom } from 'weft-devnet/opinit/hashes.js';
 import { type IbcTestChain, latestTimeNs, sendTransfer } from './ibc-support.js';
 import {
   control,
