@@ -10,19 +10,27 @@ import { type LoadResult, runLoad } from './load.js';
 
 /**
  * Wallets polling one hot page while the indexer writes: `connections` clients (64) ask for the same
- * 1,000-tx page of a `weft api` with its default caches, store limits and a pool of 10, while blocks
- * of 50 txs are written to its store through the real writer once a second. The store is a schema of
- * its own in the bench database (`hot_page`, made anew each run, so the main store stays as built).
- * `store_reads` are the response cache's misses (each one read of the page); `status_503` the answers
- * the load gate shed.
+ * txs page (the default 100 records; `limit` sets another) of a `weft api` with its default caches,
+ * store limits and a pool of 10, while blocks of 50 txs are written to its store through the real
+ * writer once a second. The store is a schema of its own in the bench database (`hot_page`, made anew
+ * each run, so the main store stays as built). `store_reads` are the response cache's misses (each one
+ * read of the page); `status_503` the answers the load gate shed.
+ *
+ * `static_reference` is the same load on the same server, before the blocks start, of the page's bytes
+ * served from a Buffer (no cache, no store): what sending them costs this server and the load generator.
+ * Past a few hundred kilobytes a page, that is what bounds the hot page's rate and p99.
  */
 const SCHEMA = 'hot_page';
 const FIRST_BLOCKS = 100;
 const BLOCK_EVERY_MS = 1000;
-export const HOT_PAGE = '/indexer/tx/v1/txs?pagination.limit=1000';
+export const HOT_PAGE_NAME = 'hot page';
+const hotPage = (limit: number) =>
+  limit === 100 ? '/indexer/tx/v1/txs' : `/indexer/tx/v1/txs?pagination.limit=${limit}`;
 
 export interface HotPageResult extends LoadResult {
   page: string;
+  page_bytes: number;
+  static_reference: LoadResult;
   connections: number;
   seconds: number;
   blocks_written: number;
@@ -45,7 +53,7 @@ async function counterBy(registry: Registry, name: string, by: string): Promise<
 
 export async function hotPageScenario(
   child: ChildProcess,
-  options: { dsn: string; connections: number; seconds: number },
+  options: { dsn: string; connections: number; seconds: number; limit: number },
 ): Promise<HotPageResult> {
   const setup = await openDb({ dsn: options.dsn, poolSize: 2 });
   await setup.exec(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
@@ -62,14 +70,30 @@ export async function hotPageScenario(
     await migrate(writerDb);
     const writer = createBlockWriter(writerDb, { chainId: CHAIN_ID, vm: 'evm', bech32Prefix: PREFIX });
     await writer.writeBlocks(generateBlocks(1, FIRST_BLOCKS));
+    const page = hotPage(options.limit);
+    let pageBytes = Buffer.alloc(0);
     const api = await createApiServer({
       db: apiDb,
       chain: { chainId: CHAIN_ID, vm: 'evm', bech32Prefix: PREFIX, internalTx: true },
       cache: DEFAULT_CACHE,
       registry,
+      configure: (app) => {
+        app.get('/bench/hot-page', async (_request, reply) => reply.type('application/json').send(pageBytes));
+      },
     });
     try {
       const base = await api.listen('127.0.0.1', 0);
+      pageBytes = Buffer.from((await api.app.inject(page)).rawPayload);
+      const reference = await runLoad(child, {
+        base,
+        paths: ['/bench/hot-page'],
+        connections: options.connections,
+        seconds: options.seconds,
+      });
+      const before = {
+        cache: await counterBy(registry, 'weft_http_cache_total', 'result'),
+        statuses: await counterBy(registry, 'weft_http_requests_total', 'status'),
+      };
       let height = FIRST_BLOCKS;
       let writing = true;
       const indexer = (async () => {
@@ -83,7 +107,7 @@ export async function hotPageScenario(
       try {
         load = await runLoad(child, {
           base,
-          paths: [HOT_PAGE],
+          paths: [page],
           connections: options.connections,
           seconds: options.seconds,
         });
@@ -91,11 +115,18 @@ export async function hotPageScenario(
         writing = false;
         await indexer;
       }
-      const cache = await counterBy(registry, 'weft_http_cache_total', 'result');
-      const statuses = await counterBy(registry, 'weft_http_requests_total', 'status');
+      const since = (now: Record<string, number>, then: Record<string, number>) =>
+        Object.fromEntries(Object.entries(now).map(([key, n]) => [key, n - (then[key] ?? 0)]));
+      const cache = since(await counterBy(registry, 'weft_http_cache_total', 'result'), before.cache);
+      const statuses = since(
+        await counterBy(registry, 'weft_http_requests_total', 'status'),
+        before.statuses,
+      );
       const reads = cache.miss ?? 0;
       return {
-        page: HOT_PAGE,
+        page,
+        page_bytes: pageBytes.byteLength,
+        static_reference: reference,
         connections: options.connections,
         seconds: options.seconds,
         blocks_written: height - FIRST_BLOCKS,

@@ -4,7 +4,7 @@ import { toBech32 } from 'weft/chain/address.js';
 import { loadSettings, parse } from 'weft/common/config.js';
 import { type CpuPerRequest, cpuMeter } from './api-cpu.js';
 import { accountBytes, benchStore, CHAIN_ID, CONTRACT, HOT, MILD, PREFIX, WARM } from './api-data.js';
-import { HOT_PAGE, hotPageScenario } from './api-hot-page.js';
+import { HOT_PAGE_NAME, hotPageScenario } from './api-hot-page.js';
 import { storePathRates } from './api-store-path.js';
 import { type LoadResult, runLoad, startLoadWorker } from './load.js';
 
@@ -22,8 +22,9 @@ import { type LoadResult, runLoad, startLoadWorker } from './load.js';
  * - `by_account_limit_100_with_totals_over_static_page_100`: the same at limit 100, and the limit-100
  *   route's `by_account_limit_100_p50_ms` / `_p99_ms`; `static_page_100_ratio_to_ceiling`.
  * - `by_account_over_static_pages_ok`: both ratios ≥ 0.7; `by_account_limit_100_p99_ok`: p99 < 50 ms.
- * `hot_page` (unless `--only` leaves it out): 64 clients on one 1,000-tx page of an API with its default
- * caches while blocks are written to its store (bench/api-hot-page.ts): store reads (misses) per second,
+ * `hot_page` (unless `--only` leaves it out): 64 clients on one txs page (100 records; `--hot-limit`) of an
+ * API with its default caches while blocks are written to its store, beside the same bytes served from a
+ * Buffer (bench/api-hot-page.ts): store reads (misses) per second,
  * 503s and p99.
  * `store_path` (without `--only`): the by-account page's reads alone, no HTTP, cached and uncached
  * (bench/api-store-path.ts), which shows what bounds the route.
@@ -74,6 +75,12 @@ export async function run(argv: string[]) {
         description: 'load of the hot-page scenario',
         parse: parse.int(1),
         default: 15,
+      },
+      hotLimit: {
+        flag: 'hot-limit',
+        description: 'records of the hot-page scenario’s page (pagination.limit)',
+        parse: parse.int(1, 1000),
+        default: 100,
       },
       hotClients: {
         flag: 'hot-clients',
@@ -255,12 +262,13 @@ export async function run(argv: string[]) {
       result.ratio_to_ceiling = Number((result.requests_per_s / ceiling).toFixed(3));
     const goals = settings.only ? undefined : goalsOf(results);
     const hotPage =
-      settings.only && !`hot page ${HOT_PAGE}`.includes(settings.only)
+      settings.only && !HOT_PAGE_NAME.includes(settings.only)
         ? undefined
         : await hotPageScenario(child, {
             dsn: Object.assign(new URL(settings.dsn), { pathname: `/${database}` }).toString(),
             connections: settings.hotClients,
             seconds: settings.hotSeconds,
+            limit: settings.hotLimit,
           });
     // The by-account page's reads alone, beside the HTTP figures (skipped by --only).
     const storePath = settings.only

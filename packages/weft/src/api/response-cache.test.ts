@@ -5,7 +5,13 @@ import { entryState, installResponseCache } from './response-cache.js';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A list route whose reads take `readMs` and are counted; `fail` makes them answer 503. */
-async function listApp(options: { ttlMs: number; readMs: number; head?: () => number }) {
+async function listApp(options: {
+  ttlMs: number;
+  readMs: number;
+  head?: () => number;
+  /** The height a read begun now finds (default: `head`'s). */
+  storeHead?: () => number;
+}) {
   const app = Fastify() as unknown as FastifyInstance;
   const state = { reads: 0, fail: false, version: 0 };
   const head = options.head;
@@ -13,7 +19,9 @@ async function listApp(options: { ttlMs: number; readMs: number; head?: () => nu
     enabled: true,
     maxEntries: 100,
     maxBytes: 1_000_000,
-    ...(head ? { head: { height: async () => head() } } : {}),
+    ...(head
+      ? { head: { height: async () => head(), heightAfter: async () => (options.storeHead ?? head)() } }
+      : {}),
   });
   app.get(
     '/list',
@@ -77,9 +85,9 @@ describe('response cache', () => {
     );
     expect([(await refreshing).headers['x-cache'], made.state.reads]).toEqual(['miss', 2]);
 
-    // A new block: the entry is one block behind the known head, so requests wait for the one read.
+    // Two blocks on: the entry is too far behind, so requests wait for the one read.
     await sleep(60);
-    height += 1;
+    height += 2;
     const waited = await many(app, 5);
     expect(made.state.reads).toBe(3);
     expect(new Set(waited.map((a) => [a.headers['x-cache'], a.body].join(' ')))).toEqual(
@@ -87,11 +95,41 @@ describe('response cache', () => {
     );
   });
 
+  it('serves an entry one block behind while it is read again, if the store is no further on', async () => {
+    let height = 10;
+    let store = 10;
+    const made = await listApp({ ttlMs: 10_000, readMs: 60, head: () => height, storeHead: () => store });
+    app = made.app;
+    await app.inject('/list');
+    height = 11;
+    store = 11;
+    const refreshing = app.inject('/list');
+    await sleep(5);
+    const during = await many(app, 5);
+    expect(during.map((a) => [a.headers['x-cache'], a.body])).toEqual(
+      Array(5).fill(['stale', '{"version":1}']),
+    );
+    expect([(await refreshing).headers['x-cache'], made.state.reads]).toEqual(['miss', 2]);
+
+    // The known height says one block, the store two: the entry is too old, so they wait.
+    height = 12;
+    store = 13;
+    const waiting = app.inject('/list');
+    await sleep(5);
+    const waited = await many(app, 5);
+    expect(waited.map((a) => [a.headers['x-cache'], a.body])).toEqual(
+      Array(5).fill(['miss', '{"version":3}']),
+    );
+    expect([(await waiting).headers['x-cache'], made.state.reads]).toEqual(['miss', 3]);
+  });
+
   it('decides from the entry age and the head it was read at', () => {
     const entry = { body: '{}', at: 1000, head: 5 };
     expect(entryState(entry, 1500, 1000, true, 5)).toBe('hit');
     expect(entryState(entry, 2500, 1000, true, 5)).toBe('stale');
-    expect(entryState(entry, 1500, 1000, true, 6)).toBe('expired');
+    expect(entryState(entry, 1500, 1000, true, 6)).toBe('behind');
+    expect(entryState(entry, 2500, 1000, true, 6)).toBe('behind');
+    expect(entryState(entry, 1500, 1000, true, 7)).toBe('expired');
     expect(entryState(entry, 2500, 1000, false, 5)).toBe('expired');
     expect(entryState(entry, 2500, 1000, true, undefined)).toBe('expired');
     expect(entryState(entry, 1500, 1000, true, undefined)).toBe('hit');

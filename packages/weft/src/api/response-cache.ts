@@ -14,11 +14,15 @@ import type { IndexedHead } from './indexed-head.js';
  * key is in flight waits for that read and is answered what it got, an error included (errors are
  * never kept, so the next request reads again). Routes whose answers move with the chain
  * (`config.cacheFollowsHead`, the lists) are measured against the indexed height the API knows
- * (`IndexedHead`): an entry is served, fresh or past its TTL, only while that height is less than
- * `MAX_BLOCKS_BEHIND` past the height known when the entry's read began. Past its TTL, the request
- * that finds it reads it again (a miss) and the requests arriving while that one read runs are
- * answered the entry (`stale`) instead of waiting. The known height trails the store by a block at most,
- * so an answer is at most one block behind what a fresh read would give.
+ * (`IndexedHead`): an entry is served, fresh or past its TTL, while that height has not moved past the
+ * height known when the entry's read began. Past its TTL, the request that finds it reads it again (a
+ * miss) and the requests arriving while that one read runs are answered the entry (`stale`) instead of
+ * waiting. The known height trails the store by a block at most, so such an answer is at most one block
+ * behind what a fresh read would give. Once a block is known past the entry's, the entry is one block
+ * behind the known height: the request that finds it reads the page again, and the requests arriving
+ * while that read runs are answered the entry (`stale`) only when a height read begun after they came in
+ * is still that one block past the entry's (one short read, shared by the requests arriving meanwhile),
+ * else they wait for the read.
  */
 export interface ResponseCacheOptions {
   enabled: boolean;
@@ -46,9 +50,10 @@ declare module 'fastify' {
 }
 
 /**
- * How far the known indexed height may move past an entry's before the entry is no longer served: at 1,
- * an entry is served only while no newer block is known. The known height is read at most 50 ms before
- * (`IndexedHead`) and blocks come further apart, so it trails the store by a block at most.
+ * How far behind the store an answer may be, in blocks. An entry is served as it is while no newer block
+ * is known: the known height is read at most 50 ms before (`IndexedHead`) and blocks come further
+ * apart, so it trails the store by a block at most. An entry one block behind the known height is served
+ * only against a height read after the request came in: at least the store's height when it came.
  */
 export const MAX_BLOCKS_BEHIND = 1;
 /** How long past its TTL an entry that follows the head is kept to be served stale. */
@@ -84,11 +89,13 @@ interface Leader {
   settle: (answer: Answer | undefined) => void;
 }
 
-export type EntryState = 'hit' | 'stale' | 'expired';
+export type EntryState = 'hit' | 'stale' | 'behind' | 'expired';
 
 /**
- * Whether an entry is served: within its TTL (`hit`), past it while its read's height is still
- * within reach (`stale`), or not at all. Without a known height a following entry lives its TTL.
+ * Whether an entry is served: within its TTL (`hit`); past it while no newer block is known (`stale`:
+ * while a refresh runs); `MAX_BLOCKS_BEHIND` blocks behind the known height (`behind`: while a refresh
+ * runs, against a height read after the request came in); or not at all. Without a known height a
+ * following entry lives its TTL.
  */
 export function entryState(
   entry: Entry,
@@ -99,7 +106,9 @@ export function entryState(
 ): EntryState {
   const young = now - entry.at < ttlMs;
   if (!follows || known === undefined || entry.head === undefined) return young ? 'hit' : 'expired';
-  if (known - entry.head >= MAX_BLOCKS_BEHIND) return 'expired';
+  const behind = known - entry.head;
+  if (behind > MAX_BLOCKS_BEHIND) return 'expired';
+  if (behind > 0) return 'behind';
   return young ? 'hit' : 'stale';
 }
 
@@ -171,17 +180,29 @@ export function installResponseCache(app: FastifyInstance, options: ResponseCach
     const ttlMs = ttlOf(request);
     if (ttlMs === undefined) return;
     const key = cacheKey(request);
-    const follows = request.routeOptions.config.cacheFollowsHead === true && options.head !== undefined;
+    const head = request.routeOptions.config.cacheFollowsHead === true ? options.head : undefined;
+    const follows = head !== undefined;
+    const arrived = performance.now();
     for (let waits = 0; ; waits += 1) {
-      const known = follows ? await options.head!.height() : undefined;
+      const known = head ? await head.height() : undefined;
       const entry = cache.get(key);
       const state = entry && entryState(entry, Date.now(), ttlMs, follows, known);
       if (entry && state === 'hit') return send(reply, entry.body, 'hit');
       const flight = flights.get(key);
       // The request that found the entry old reads it again; those arriving meanwhile need not wait.
       if (entry && state === 'stale' && flight) return send(reply, entry.body, 'stale');
+      if (entry && state === 'behind' && flight && head) {
+        // Within the bound only if the store is no further on than the height known: ask it.
+        const now = await head.heightAfter(arrived);
+        if (now !== undefined && now - entry.head! <= MAX_BLOCKS_BEHIND)
+          return send(reply, entry.body, 'stale');
+      }
       if (!flight) {
-        lead(request, key, known);
+        // The entry's height, read before the page is: the page then holds at least that block, however
+        // far the known height trailed the store (a later block would otherwise find it two behind).
+        const at = head ? await head.heightAfter(performance.now()) : undefined;
+        if (flights.has(key)) continue;
+        lead(request, key, at ?? known);
         return;
       }
       const answer = await flight.done;

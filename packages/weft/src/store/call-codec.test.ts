@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type CallFrame, createCallPacker, decodeCalls, encodeCalls } from './call-codec.js';
-import { decodeRecordBytes, encodeRecordBytes } from './record-codec.js';
+import { decodeRecord2, encodeRecord2 } from './formats/record-2.js';
 
 const bytes = (...b: number[]) => new Uint8Array(b);
 const frame = (index: number, over: Partial<CallFrame> = {}): CallFrame => ({
@@ -38,15 +38,38 @@ describe('call frames codec', () => {
     expect(stored.length).toBeLessThan(1000);
   });
 
-  it('refuses stored frames that end early or hold an unknown type', () => {
-    const good = encodeCalls([frame(0)]);
-    const truncated = encodeCalls([frame(0)]);
+  it('names its format in its first byte, 2, and refuses a format it does not know', () => {
+    const stored = encodeCalls([frame(0)]);
+    expect(stored[0]).toBe(2);
+    const later = Buffer.from(stored);
+    later[0] = 3;
+    expect(() => decodeCalls(later)).toThrow(
+      expect.objectContaining({
+        code: 'WEFT_ERR_STORE_FORMAT_UNKNOWN',
+        message: 'stored call frames of unknown format 3',
+      }),
+    );
+    expect(() => decodeCalls(new Uint8Array())).toThrow(/unknown format undefined/);
+  });
+
+  it('refuses stored frames that end early, hold an unknown type or do not inflate', () => {
+    const raw = decodeRecord2(encodeCalls([frame(0)]));
     // The frame's bytes without their last one.
-    const raw = decodeRecordBytes(truncated);
-    expect(() => decodeCalls(encodeRecordBytes(raw.subarray(0, raw.length - 1)))).toThrow(/end early/);
-    const badType = Buffer.from(decodeRecordBytes(good));
+    expect(() => decodeCalls(encodeRecord2(raw.subarray(0, raw.length - 1)))).toThrow(
+      expect.objectContaining({
+        code: 'WEFT_ERR_STORE_VALUE_MALFORMED',
+        message: 'stored call frames end early',
+      }),
+    );
+    const badType = Buffer.from(raw);
     badType[2] = 0x40;
-    expect(() => decodeCalls(encodeRecordBytes(badType))).toThrow(/unknown type 64/);
+    expect(() => decodeCalls(encodeRecord2(badType))).toThrow(/unknown type 64/);
+    expect(() => decodeCalls(Buffer.from([2, 5, 0xff, 0xff]))).toThrow(
+      expect.objectContaining({
+        code: 'WEFT_ERR_STORE_VALUE_MALFORMED',
+        message: 'stored call frames do not inflate',
+      }),
+    );
   });
 
   it('packs a tx’s consecutive frames into one row, a new row per tx, height or gap', () => {

@@ -1,180 +1,32 @@
-import { decodeRecordBytes, encodeRecordBytes } from './record-codec.js';
-import type { IndexedInternalTx } from './records.js';
-import { MAX_VARINT, readVarint, varintLength, writeVarint } from './varint.js';
+import {
+  CALLS_FORMAT_2,
+  type CallFrame,
+  createCallPacker2,
+  decodeCalls2,
+  encodeCalls2,
+} from './formats/calls-2.js';
+import { malformed, StoredValueError, unknownFormat } from './formats/stored-value-error.js';
 
-/** One call frame of an EVM tx as stored: its tx is the row's. */
-export type CallFrame = Omit<IndexedInternalTx, 'txHash'>;
-
-/** callTracer's frame types, stored as their position; any other as 0xff and its text. */
-const TYPES = ['CALL', 'STATICCALL', 'DELEGATECALL', 'CREATE', 'CREATE2', 'CALLCODE', 'SELFDESTRUCT'];
-const OTHER_TYPE = 0xff;
+export type { CallFrame };
 
 /**
- * An EVM tx's call frames as one value (a row of `evm_internal_tx_pack`): per frame, in order, the
- * index and the parent index + 1 as varints, the type, then `from`, `to` (its length + 1, 0 for none),
- * input, output, value, gas and gas used, each a varint length and the bytes; the whole compressed
- * like a record (record-codec.ts). Addresses are stored as they are, not as account ids: a tx's
- * frames repeat a few addresses, which the compression keeps once, and a read needs no account join.
- * A row per frame cost about 160 bytes of row, header and three index entries; a tx's frames now take
- * about 210 bytes together on the bench chain (3.4 frames a tx).
+ * An EVM tx's call frames as stored: one value per tx (a row of `evm_internal_tx_pack`), its first byte
+ * its format. Each format is a file of `formats/` that does not change; 2 (`calls-2.ts`) is the one
+ * written now and the only one so far. A read takes the format the value names; a byte no format has
+ * is an error (`WEFT_ERR_STORE_FORMAT_UNKNOWN`).
  */
-export function encodeCalls(frames: readonly CallFrame[]): Buffer {
-  const out = new ByteWriter();
-  for (const f of frames) {
-    out.varint(f.index);
-    out.varint(f.parentIndex + 1);
-    const type = TYPES.indexOf(f.type);
-    out.byte(type === -1 ? OTHER_TYPE : type);
-    if (type === -1) out.bytes(Buffer.from(f.type, 'utf8'));
-    out.bytes(f.from);
-    if (f.to === null) out.varint(0);
-    else {
-      out.varint(f.to.length + 1);
-      out.raw(f.to);
-    }
-    for (const b of [f.input, f.output, f.value, f.gas, f.gasUsed]) out.bytes(b);
-  }
-  return encodeRecordBytes(out.done());
-}
+export const encodeCalls = (frames: readonly CallFrame[]): Buffer => encodeCalls2(frames);
 
 /** The frames back, their byte fields views into one buffer. */
 export function decodeCalls(stored: Uint8Array): CallFrame[] {
-  const r = new ByteReader(decodeRecordBytes(stored));
-  const frames: CallFrame[] = [];
-  while (!r.end()) {
-    const index = r.varint();
-    const parentIndex = r.varint() - 1;
-    const code = r.byte();
-    const type = code === OTHER_TYPE ? r.bytes().toString('utf8') : TYPES[code];
-    if (type === undefined) throw new Error(`stored call frame of unknown type ${code}`);
-    const from = r.bytes();
-    const toLength = r.varint();
-    const to = toLength === 0 ? null : r.take(toLength - 1);
-    frames.push({
-      index,
-      parentIndex,
-      type,
-      from,
-      to,
-      input: r.bytes(),
-      output: r.bytes(),
-      value: r.bytes(),
-      gas: r.bytes(),
-      gasUsed: r.bytes(),
-    });
-  }
-  return frames;
-}
-
-/**
- * Groups frames, given in sequence order, into the rows of `evm_internal_tx_pack`: a row per run of
- * consecutive frames of one tx. `take` hands over the rows built so far as bulk columns (the open run
- * too when `all`, else it stays to be continued by the next frames).
- */
-export function createCallPacker() {
-  interface Run {
-    first: number;
-    tx: number;
-    height: number;
-    frames: CallFrame[];
-  }
-  let runs: Run[] = [];
-  let open: Run | undefined;
-  let next: number | undefined;
-  return {
-    add(sequence: number, tx: number, height: number, frame: CallFrame) {
-      if (!open || open.tx !== tx || open.height !== height || sequence !== next) {
-        if (open) runs.push(open);
-        open = { first: sequence, tx, height, frames: [] };
-      }
-      open.frames.push(frame);
-      next = sequence + 1;
-    },
-    take(all: boolean) {
-      if (all && open) {
-        runs.push(open);
-        open = undefined;
-      }
-      const done = runs;
-      runs = [];
-      return {
-        first_sequence: ['int8', done.map((r) => r.first)],
-        frame_count: ['int4', done.map((r) => r.frames.length)],
-        evm_tx_sequence: ['int8', done.map((r) => r.tx)],
-        height: ['int8', done.map((r) => r.height)],
-        frames: ['bytea', done.map((r) => encodeCalls(r.frames))],
-      } as const;
-    },
-  };
-}
-
-class ByteWriter {
-  private buffer = Buffer.allocUnsafe(512);
-  private at = 0;
-
-  private room(n: number) {
-    if (this.at + n <= this.buffer.length) return;
-    const grown = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.at + n));
-    this.buffer.copy(grown, 0, 0, this.at);
-    this.buffer = grown;
-  }
-
-  byte(b: number) {
-    this.room(1);
-    this.buffer[this.at++] = b;
-  }
-
-  varint(n: number) {
-    if (!Number.isInteger(n) || n < 0 || n > MAX_VARINT)
-      throw new Error(`call frame field ${n} is not a count`);
-    this.room(varintLength(n));
-    this.at = writeVarint(this.buffer, this.at, n);
-  }
-
-  raw(b: Uint8Array) {
-    this.room(b.length);
-    this.buffer.set(b, this.at);
-    this.at += b.length;
-  }
-
-  bytes(b: Uint8Array) {
-    this.varint(b.length);
-    this.raw(b);
-  }
-
-  done(): Buffer {
-    return this.buffer.subarray(0, this.at);
+  const view = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
+  if (view[0] !== CALLS_FORMAT_2) throw unknownFormat('call frames', view[0]);
+  try {
+    return decodeCalls2(view);
+  } catch (err) {
+    throw err instanceof StoredValueError ? err : malformed('call frames', 'do not inflate', err);
   }
 }
 
-class ByteReader {
-  private at = 0;
-
-  constructor(private readonly buffer: Buffer) {}
-
-  end() {
-    return this.at >= this.buffer.length;
-  }
-
-  byte(): number {
-    if (this.at >= this.buffer.length) throw new Error('stored call frames end early');
-    return this.buffer[this.at++]!;
-  }
-
-  varint(): number {
-    const { value, next } = readVarint(this.buffer, this.at, 'stored call frames');
-    this.at = next;
-    return value;
-  }
-
-  take(n: number): Buffer {
-    if (this.at + n > this.buffer.length) throw new Error('stored call frames end early');
-    const out = this.buffer.subarray(this.at, this.at + n);
-    this.at += n;
-    return out;
-  }
-
-  bytes(): Buffer {
-    return this.take(this.varint());
-  }
-}
+/** Groups frames into the rows of `evm_internal_tx_pack`, in the format written now. */
+export const createCallPacker = createCallPacker2;

@@ -11,8 +11,17 @@ import type { Db } from './db.js';
  * of the same chain hold the same rows (`digest`). Sequences only grow (blocks and internal txs are
  * written in height order), so appending keeps every pack sorted and the packs of an account disjoint
  * and in order.
+ *
+ * Each pack names its format in its `format` column (migrations/0005_edge_pack_format.sql). Format 1 is
+ * this layout: sequences ascending in `int8[]` (with `int4[]` msg sets beside them), `PACK_SIZE` to a
+ * full pack, keyed by the first. The packs are read in SQL (read/packed-keys.ts, the views of 0004),
+ * which reads format 1 only; the table's CHECK keeps any other format out of a store whose SQL would
+ * misread it, so a later format comes with the migration that admits it and the reads that take it.
  */
 export const PACK_SIZE = 64;
+
+/** The format of the packs written here, the only one a store holds (the CHECK of 0005). */
+export const EDGE_PACK_FORMAT = 1;
 
 export type PackTable =
   | 'tx_account_pack'
@@ -63,8 +72,8 @@ export async function appendEdges(db: Db, table: PackTable, edges: Edges): Promi
        UPDATE ${table} p SET sequences = p.sequences || k.sequences${set(', msg_set_ids = p.msg_set_ids || k.msg_set_ids')}
        FROM packs k WHERE k.tail IS NOT NULL AND p.account_id = k.account_id AND p.first_sequence = k.tail
      )
-     INSERT INTO ${table} (account_id, first_sequence, sequences${set(', msg_set_ids')})
-     SELECT account_id, first_sequence, sequences${set(', msg_set_ids')} FROM packs WHERE tail IS NULL`,
+     INSERT INTO ${table} (account_id, first_sequence, sequences${set(', msg_set_ids')}, format)
+     SELECT account_id, first_sequence, sequences${set(', msg_set_ids')}, ${EDGE_PACK_FORMAT} FROM packs WHERE tail IS NULL`,
     params,
   );
 }

@@ -1,17 +1,20 @@
 import { type Columns, insertRows } from './bulk.js';
-import { createCallPacker } from './call-codec.js';
 import type { Db } from './db.js';
-import { encodeRecord } from './record-codec.js';
+import { createCallPacker2 } from './formats/calls-2.js';
+import { encodeRecord2 } from './formats/record-2.js';
 
 /**
  * Migration work SQL cannot do, run where a migration's SQL has a `-- weft:step <name>` line, in
- * the migration's transaction.
+ * the migration's transaction. A step writes with the format of its time, from `formats/` (whose files
+ * do not change), never with whatever record-codec.ts or call-codec.ts write now: a later format must
+ * not change what an earlier migration does (0003 wrote format 1 until format 2 came, through the
+ * codec of the day).
  */
 export type MigrationStep = (tx: Db) => Promise<void>;
 
 const COPY_BATCH = 2000;
 
-/** Copies `from` into `to` in sequence order, the json `record` compressed (0003). */
+/** Copies `from` into `to` in sequence order, the json `record` compressed: record format 2 (0003). */
 async function compressTable(tx: Db, from: string, to: string, columns: string[]): Promise<void> {
   let after = -1;
   for (;;) {
@@ -24,15 +27,18 @@ async function compressTable(tx: Db, from: string, to: string, columns: string[]
     const out: Columns = {};
     for (const c of columns)
       out[c] = [c === 'hash' ? 'bytea' : c === 'msg_set_id' ? 'int4' : 'int8', rows.map((r) => r[c])];
-    out.record = ['bytea', rows.map((r) => encodeRecord(r.record))];
+    out.record = ['bytea', rows.map((r) => encodeRecord2(Buffer.from(r.record, 'utf8')))];
     await insertRows(tx, to, out);
     after = Number(rows[rows.length - 1]!.sequence);
   }
 }
 
-/** Packs `evm_internal_tx`'s rows, a frame each, into `evm_internal_tx_pack`'s, a tx's frames each (0004). */
+/**
+ * Packs `evm_internal_tx`'s rows, a frame each, into `evm_internal_tx_pack`'s, a tx's frames each: call
+ * frames format 2 (0004).
+ */
 async function packCalls(tx: Db): Promise<void> {
-  const packer = createCallPacker();
+  const packer = createCallPacker2();
   let after = 0;
   for (;;) {
     const rows = await tx.query<Record<string, unknown> & { sequence: string }>(

@@ -53,7 +53,19 @@ describe('record codec', () => {
   });
 
   it('refuses what it cannot read', () => {
-    expect(() => decodeRecord(Buffer.from([9, 1, 2]))).toThrow(/unknown format 9/);
+    expect(() => decodeRecord(Buffer.from([9, 1, 2]))).toThrow(
+      expect.objectContaining({
+        code: 'WEFT_ERR_STORE_FORMAT_UNKNOWN',
+        message: 'stored record of unknown format 9',
+      }),
+    );
+    expect(() => decodeRecord(Buffer.from([0]))).toThrow(/unknown format 0/);
+    expect(() => decodeRecord(Buffer.from([1, 0xff, 0xff]))).toThrow(
+      expect.objectContaining({
+        code: 'WEFT_ERR_STORE_VALUE_MALFORMED',
+        message: 'stored record does not inflate',
+      }),
+    );
     const stored = encodeRecord(RECORD);
     // The header says one byte more than the stream holds.
     const lying = Buffer.from(stored);

@@ -144,6 +144,23 @@ export function describeApiSuite(vm: VmType, backends: Backend[]): void {
           operator_address: validator.operatorAddress,
         });
         expect(found.get(stranger)).toEqual({ moniker: '', identity: '', operator_address: stranger });
+        // Block lists read at once that name proposers not yet known ask the node once per proposer.
+        let calls = 0;
+        const counted = createProposerDirectory({
+          rest: {
+            ...rest,
+            validator: (valoper, signal) => {
+              calls += 1;
+              return rest.validator(valoper, signal);
+            },
+          },
+          cacheSize: 10,
+          logger,
+        });
+        await Promise.all(
+          Array.from({ length: 20 }, () => counted.lookup([validator.operatorAddress, stranger])),
+        );
+        expect(calls).toBe(2);
         const dead = createProposerDirectory({
           rest: createRestClient(['http://127.0.0.1:9'], { timeoutMs: 500 }),
           cacheSize: 10,

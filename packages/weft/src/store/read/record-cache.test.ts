@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Db } from '../db.js';
 import { testBackends, useTestDb } from '../test-support/backends.js';
 import { EVM_CHAIN, syntheticChain } from '../test-support/chain.js';
 import { createBlockWriter } from '../writer.js';
@@ -170,6 +171,36 @@ describe.each(backends)('pages of records on %s', (backend) => {
       expect(await read(true)).toEqual(plain);
     }
     expect(cache.size).toBeGreaterThan(0);
+  });
+
+  it('read their records with the keys while the cache lacks most, and only the missing ones once it holds them', async () => {
+    const db = await testDb.fresh();
+    const chain = syntheticChain({ blocks: 12, txsPerBlock: 5, accountsPerTx: 3, accounts: 9, seed: 7 });
+    await createBlockWriter(db, EVM_CHAIN).writeBlocks(chain);
+    const statements: string[] = [];
+    const counted: Db = {
+      ...db,
+      query: (sql, params) => {
+        statements.push(sql);
+        return db.query(sql, params);
+      },
+    };
+    const cache = createRecordCache({ maxBytes: 1_000_000 });
+    const first = { offset: 0, limit: 10, descending: true, countTotal: true };
+    const plain = await listTxs(db, {}, first);
+    for (let i = 0; i < 20; i++) expect(await listTxs(counted, {}, first, cache)).toEqual(plain);
+    // One statement a page: keys and records together while the cache is cold, then keys alone.
+    expect(statements.length).toBe(20);
+    const withRecords = statements.filter((sql) => /\brecord\b/.test(sql)).length;
+    expect(withRecords).toBeGreaterThan(2);
+    expect(withRecords).toBeLessThan(20);
+    expect(statements.at(-1)).not.toMatch(/\brecord\b/);
+    // Half of the next page is held: its keys, then the other half by key.
+    statements.length = 0;
+    const shifted = { ...first, offset: 5 };
+    expect(await listTxs(counted, {}, shifted, cache)).toEqual(await listTxs(db, {}, shifted));
+    expect(statements.length).toBe(2);
+    expect(statements[1]).toMatch(/sequence = ANY/);
   });
 
   it("keep a page's records from its second read on, and never those of pages read once", async () => {

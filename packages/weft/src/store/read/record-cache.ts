@@ -38,6 +38,13 @@ export interface RecordCache {
     sequences: readonly number[],
     read: (missing: number[]) => Promise<Map<number, Buffer>>,
   ): Promise<Map<number, Buffer>>;
+  /**
+   * Whether most records of the last pages were not here (see `noteFound`): a page then reads its
+   * records with its keys, in one statement, rather than after them.
+   */
+  readonly mostlyMissing: boolean;
+  /** Counts a page's records: how many were asked for and how many of them this cache held. */
+  noteFound(held: number, asked: number): void;
   /** Bytes of JSON held. */
   readonly size: number;
 }
@@ -68,6 +75,9 @@ function owned(json: Buffer): Buffer {
 
 const GHOST_MIN_WEIGHT = 1024;
 
+/** Weight of the last page in the held share `mostlyMissing` follows (about the last 10 pages count). */
+const FOUND_WEIGHT = 0.1;
+
 /** Bytes past a record that its buffer may hold and still count as its own (a spare byte zlib needs). */
 const OWN_SLACK = 64;
 
@@ -86,13 +96,16 @@ export function createRecordCache(options: RecordCacheOptions): RecordCache {
     ttlMs: options.ttlMs ?? DEFAULT_TTL_MS,
     now: options.now,
   });
-  // Records being read, by key: the read that will answer them.
-  const reading = new Map<number, Promise<Buffer | undefined>>();
+  // The share of the records pages asked for that were here, over the last pages; a cache starts empty.
+  let heldShare = 0;
+  // Records being read, by key: the read (of a whole page's missing records) that will answer them.
+  const reading = new Map<number, Promise<Map<number, Buffer>>>();
   const cache: RecordCache = {
     get: (table, sequence) => records.get(keyOf(table, sequence)),
     async load(table, sequences, read) {
       const found = new Map<number, Buffer>();
-      const waits: Array<Promise<void>> = [];
+      // Per read awaited, the records wanted from it: one continuation per read, not per record.
+      let others: Map<Promise<Map<number, Buffer>>, number[]> | undefined;
       const missing: number[] = [];
       for (const sequence of sequences) {
         const key = keyOf(table, sequence);
@@ -101,31 +114,42 @@ export function createRecordCache(options: RecordCacheOptions): RecordCache {
         else {
           const inFlight = reading.get(key);
           if (inFlight === undefined) missing.push(sequence);
-          else
-            waits.push(
-              inFlight.then((json) => {
-                if (json === undefined) return;
-                found.set(sequence, json);
-                // A second page read it: as good a second read as its own would have been.
-                cache.offer(table, sequence, json);
-              }),
-            );
+          else {
+            others ??= new Map();
+            const wanted = others.get(inFlight);
+            if (wanted) wanted.push(sequence);
+            else others.set(inFlight, [sequence]);
+          }
         }
+      }
+      cache.noteFound(found.size, sequences.length);
+      const waits: Array<Promise<void>> = [];
+      for (const [inFlight, wanted] of others ?? []) {
+        waits.push(
+          inFlight.then((rows) => {
+            for (const sequence of wanted) {
+              const json = rows.get(sequence);
+              if (json === undefined) continue;
+              found.set(sequence, json);
+              // A second page read it: as good a second read as its own would have been.
+              cache.offer(table, sequence, json);
+            }
+          }),
+        );
       }
       // Handled here too, so that an error of theirs is not unhandled should this read fail first.
       const waited = Promise.all(waits);
       waited.catch(() => undefined);
       if (missing.length > 0) {
         const rows = read(missing);
-        for (const sequence of missing) {
-          const key = keyOf(table, sequence);
-          const one = rows.then((map) => map.get(sequence));
-          reading.set(key, one);
-          one.then(
-            () => reading.delete(key),
-            () => reading.delete(key),
-          );
-        }
+        for (const sequence of missing) reading.set(keyOf(table, sequence), rows);
+        const settled = () => {
+          for (const sequence of missing) {
+            const key = keyOf(table, sequence);
+            if (reading.get(key) === rows) reading.delete(key);
+          }
+        };
+        rows.then(settled, settled);
         for (const [sequence, json] of await rows) {
           found.set(sequence, json);
           cache.offer(table, sequence, json);
@@ -146,6 +170,12 @@ export function createRecordCache(options: RecordCacheOptions): RecordCache {
     },
     set(table, sequence, json) {
       records.set(keyOf(table, sequence), owned(json));
+    },
+    get mostlyMissing() {
+      return heldShare < 0.5;
+    },
+    noteFound(held, asked) {
+      if (asked > 0) heldShare += FOUND_WEIGHT * (held / asked - heldShare);
     },
     get size() {
       return records.calculatedSize;

@@ -99,11 +99,13 @@ export interface RecordRow {
 export type RecordPageSql = (q: SequenceQuery) => { keys: string; total: string };
 
 /**
- * Runs a page of stored records. Without a cache the records are joined to the keys in the same
- * statement. With one, the statement reads the keys and the total only, and the records the cache
- * lacks are read by primary key in a second statement (none when the cache has them all) and offered
- * to it (`RecordCache.offer`: kept when read again within its reach); records another page is reading
- * already are awaited, not read again (`RecordCache.load`).
+ * Runs a page of stored records. With a record cache that held most of the last pages' records, the
+ * statement reads the keys and the total only, and the records the cache lacks are read by primary key
+ * in a second statement (none when the cache has them all) and offered to it (`RecordCache.offer`: kept
+ * when read again within its reach); records another page is reading already are awaited, not read
+ * again (`RecordCache.load`). Without a cache, or while it lacks most records (pages not polled again,
+ * or more of them than it holds), the records are joined to the keys in the same statement: a second
+ * round trip per page cost more than the records the cache would have spared.
  */
 export async function readRecordPage(
   db: Db,
@@ -112,20 +114,7 @@ export async function readRecordPage(
   build: RecordPageSql,
   cache?: RecordCache,
 ): Promise<Page<RecordRow, SequenceCursor>> {
-  if (!cache) {
-    return readSequencePage(
-      db,
-      request,
-      (q) => {
-        const { keys, total } = build(q);
-        return {
-          page: `SELECT t.sequence, t.record FROM (${keys}) q JOIN ${table} t ON t.sequence = q.sequence`,
-          total,
-        };
-      },
-      (row) => ({ sequence: Number(row.sequence), json: decodeRecordBytes(row.record as Uint8Array) }),
-    );
-  }
+  if (!cache || cache.mostlyMissing) return readJoinedRecordPage(db, table, request, build, cache);
   const page = await readSequencePage(
     db,
     request,
@@ -151,6 +140,41 @@ export async function readRecordPage(
       return { sequence, json };
     }),
   };
+}
+
+/** Keys, total and records in one statement; a record the cache holds is taken from it, not inflated. */
+async function readJoinedRecordPage(
+  db: Db,
+  table: RecordTable,
+  request: PageRequest<SequenceCursor>,
+  build: RecordPageSql,
+  cache: RecordCache | undefined,
+): Promise<Page<RecordRow, SequenceCursor>> {
+  let held = 0;
+  const page = await readSequencePage(
+    db,
+    request,
+    (q) => {
+      const { keys, total } = build(q);
+      return {
+        page: `SELECT t.sequence, t.record FROM (${keys}) q JOIN ${table} t ON t.sequence = q.sequence`,
+        total,
+      };
+    },
+    (row): RecordRow => {
+      const sequence = Number(row.sequence);
+      const kept = cache?.get(table, sequence);
+      if (kept !== undefined) {
+        held += 1;
+        return { sequence, json: kept };
+      }
+      const json = decodeRecordBytes(row.record as Uint8Array);
+      cache?.offer(table, sequence, json);
+      return { sequence, json };
+    },
+  );
+  cache?.noteFound(held, page.rows.length);
+  return page;
 }
 
 /** The record with this hash (the newest, should a hash repeat), or undefined. */

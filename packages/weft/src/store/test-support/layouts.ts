@@ -10,7 +10,7 @@ const EDGE_TABLES = [
 
 /**
  * Puts the account edges, signed lists and call frames of a fully migrated store back in the layout
- * before migration 0004 (a row per edge, signer indexes, a row per frame) and forgets 0004,
+ * before migration 0004 (a row per edge, signer indexes, a row per frame) and forgets 0004 and later,
  * so migrating again converts a store as the previous version wrote it.
  */
 export async function backToRows(db: Db): Promise<void> {
@@ -61,6 +61,6 @@ export async function backToRows(db: Db): Promise<void> {
     await tx.exec(`CREATE INDEX tx_account_msg_set ON tx_account (account_id, msg_set_id, sequence);
       DROP TABLE tx_signer_pack; DROP TABLE evm_tx_signer_pack;
       CREATE INDEX tx_signer ON tx (signer_id, sequence); CREATE INDEX evm_tx_signer ON evm_tx (signer_id, sequence);
-      DELETE FROM schema_migrations WHERE version = 4`);
+      DELETE FROM schema_migrations WHERE version >= 4`);
   });
 }

@@ -1,6 +1,9 @@
+import { malformed, type StoredKind } from './stored-value-error.js';
+
 /**
  * LEB128 varints of non-negative integers below 2^35 (at most 5 bytes), as the stored formats use
- * them: a record's text length (record-codec.ts), the fields of call frames (call-codec.ts).
+ * them: a record's text length (record format 2), the fields of call frames (call frames format 2).
+ * Part of those formats: the bytes this writes never change.
  */
 export const MAX_VARINT = 2 ** 35 - 1;
 
@@ -19,8 +22,8 @@ export function writeVarint(out: Buffer, at: number, n: number): number {
   return i + 1;
 }
 
-/** The varint at `at`; `what` names the value in the error a malformed one gets. */
-export function readVarint(bytes: Uint8Array, at: number, what: string): { value: number; next: number } {
+/** The varint at `at`; `kind` names the value in the error a malformed one gets. */
+export function readVarint(bytes: Uint8Array, at: number, kind: StoredKind): { value: number; next: number } {
   let value = 0;
   let scale = 1;
   for (let i = at; i < bytes.length && i < at + 5; i++) {
@@ -29,5 +32,5 @@ export function readVarint(bytes: Uint8Array, at: number, what: string): { value
     if (byte < 0x80) return { value, next: i + 1 };
     scale *= 0x80;
   }
-  throw new Error(`${what} with a malformed length`);
+  throw malformed(kind, 'with a malformed length');
 }
