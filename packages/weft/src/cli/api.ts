@@ -7,6 +7,7 @@ import { createLogger, type Logger } from '../common/logger.js';
 import { createMetricsRegistry, serveMetrics } from '../common/metrics.js';
 import { createShutdown, onProcessSignals, type Shutdown } from '../common/shutdown.js';
 import { type Db, openDb } from '../store/db.js';
+import { assertSchemaKnown } from '../store/migrate.js';
 
 export async function runApi(argv: string[]): Promise<void> {
   const config = loadApiConfig({ argv, env: process.env });
@@ -56,6 +57,8 @@ export async function startApi(config: ApiConfig, deps: StartApiDeps): Promise<S
       );
     }
   }
+  // A store a newer weft migrated may hold formats this one cannot read: refuse it at start.
+  await assertSchemaKnown(db);
   const chain = await resolveChain(db, config);
 
   const registry = createMetricsRegistry({ defaultMetrics: config.metrics.enabled });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openDb } from './db.js';
-import { loadMigrations, migrate } from './migrate.js';
+import { assertSchemaKnown, loadMigrations, migrate } from './migrate.js';
 import { testBackends, useTestDb } from './test-support/backends.js';
 
 const backends = await testBackends();
@@ -58,6 +58,15 @@ describe.each(backends)('migrate on %s', (backend) => {
     const db = await testDb.fresh();
     await db.query(`INSERT INTO schema_migrations (version, name) VALUES (9999, 'future')`);
     await expect(migrate(db)).rejects.toMatchObject({ code: 'WEFT_ERR_STORE_SCHEMA_NEWER' });
+  });
+
+  it('tells a reader whether it knows the schema: not created yet, current, or migrated by a newer weft', async () => {
+    const empty = await testDb.fresh({ migrate: false });
+    await expect(assertSchemaKnown(empty)).resolves.toBeUndefined();
+    const current = await testDb.fresh();
+    await expect(assertSchemaKnown(current)).resolves.toBeUndefined();
+    await current.query(`INSERT INTO schema_migrations (version, name) VALUES (9999, 'future')`);
+    await expect(assertSchemaKnown(current)).rejects.toMatchObject({ code: 'WEFT_ERR_STORE_SCHEMA_NEWER' });
   });
 });
 

@@ -48,14 +48,7 @@ export async function migrate(
     )`);
     const rows = await tx.query<{ version: number }>('SELECT version FROM schema_migrations');
     const done = new Set(rows.map((row) => row.version));
-    const latest = Math.max(0, ...all.map((m) => m.version));
-    const newest = Math.max(0, ...done);
-    if (newest > latest) {
-      throw new BaseError(
-        'WEFT_ERR_STORE_SCHEMA_NEWER',
-        `database schema "${db.schema}" is at version ${newest}, newer than this weft knows (${latest})`,
-      );
-    }
+    refuseNewer(db, Math.max(0, ...done), all);
     const applied: number[] = [];
     for (const migration of all) {
       if (done.has(migration.version)) continue;
@@ -68,6 +61,31 @@ export async function migrate(
     }
     return { applied };
   });
+}
+
+function refuseNewer(db: Db, newest: number, known: Migration[]): void {
+  const latest = Math.max(0, ...known.map((m) => m.version));
+  if (newest <= latest) return;
+  throw new BaseError(
+    'WEFT_ERR_STORE_SCHEMA_NEWER',
+    `database schema "${db.schema}" is at version ${newest}, newer than this weft knows (${latest})`,
+    { hint: 'run the weft that migrated it (or a newer one): its stored formats are unknown to this one' },
+  );
+}
+
+/**
+ * For a reader (`weft api`), which migrates nothing: refuses a schema a newer weft migrated, whose
+ * stored formats this code may not read. A schema not created yet passes (the API waits for it).
+ */
+export async function assertSchemaKnown(db: Db, migrations?: Migration[]): Promise<void> {
+  const [table] = await db.query<{ found: string | null }>(
+    `SELECT to_regclass('schema_migrations')::text AS found`,
+  );
+  if (!table?.found) return;
+  const [row] = await db.query<{ newest: number | null }>(
+    'SELECT max(version) AS newest FROM schema_migrations',
+  );
+  refuseNewer(db, Number(row?.newest ?? 0), migrations ?? (await loadMigrations()));
 }
 
 /** A migration's SQL, with its code steps run where their lines are. */
