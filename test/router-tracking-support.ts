@@ -9,6 +9,7 @@ import { callControl } from 'weft-devnet/test-support/control.js';
 import { depositor } from 'weft-devnet/test-support/deposit.js';
 import { testDevnet } from 'weft-devnet/test-support/devnet.js';
 import { until } from 'weft-devnet/test-support/until.js';
+import { type IbcTestChain, latestTimeNs, sendTransfer } from './ibc-support.js';
 
 export { depositor, until };
 
@@ -146,3 +147,28 @@ export async function sendOft(devnet: Devnet, input: { toChainId: string; amount
 
 export const control = (devnet: Devnet, method: string, params: unknown[]) =>
   callControl(devnet.control.url, method, params);
+
+/**
+ * A two-hop IBC forward of 700 umin, weft-move-1 → weft-l1-1 → weft-cosmos-1: the L1's packet-forward
+ * middleware sends it on over its channel-3. Answers the source tx's hash.
+ */
+export async function sendForward(devnet: Devnet): Promise<string> {
+  const move = devnet.rollups.find((r) => r.vm === 'move')!;
+  const cosmos = devnet.external.cosmos!;
+  const l1 = devnet.l1! as unknown as IbcTestChain;
+  return sendTransfer(move as unknown as IbcTestChain, move.accounts[0]!, {
+    sourceChannel: 'channel-0',
+    token: { denom: 'umin', amount: '700' },
+    receiver: 'pfm',
+    timeoutTimestamp: latestTimeNs(l1.chain) + 600_000_000_000n,
+    memo: JSON.stringify({
+      forward: {
+        receiver: cosmos.accounts[0]!.address,
+        port: 'transfer',
+        channel: 'channel-3',
+        timeout: '10m',
+        retries: 0,
+      },
+    }),
+  });
+}

@@ -14,6 +14,7 @@ import { type IbcTestChain, latestTimeNs, sendTransfer } from './ibc-support.js'
 import {
   control,
   depositor,
+  sendForward,
   sendOft,
   trackedChains,
   trackingDevnet,
@@ -351,23 +352,7 @@ describe('tracking IBC transfers on the full network', () => {
   }, 60_000);
 
   it('a two-hop forward, rollup → L1 → external Cosmos chain: both hops, released on the Cosmos chain', async () => {
-    const move = devnet.rollups.find((r) => r.vm === 'move')!;
-    const cosmos = devnet.external.cosmos!;
-    const hash = await sendTransfer(ibc(move), move.accounts[0]!, {
-      sourceChannel: 'channel-0',
-      token: { denom: 'umin', amount: '700' },
-      receiver: 'pfm',
-      timeoutTimestamp: inFuture(l1),
-      memo: JSON.stringify({
-        forward: {
-          receiver: cosmos.accounts[0]!.address,
-          port: 'transfer',
-          channel: 'channel-3',
-          timeout: '10m',
-          retries: 0,
-        },
-      }),
-    });
+    const hash = await sendForward(devnet);
     expect((await track('weft-move-1', hash)).status).toBe(200);
     const done = await settled('weft-move-1', hash);
     expect(done.state).toBe('STATE_COMPLETED_SUCCESS');

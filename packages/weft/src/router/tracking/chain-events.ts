@@ -1,4 +1,14 @@
-import { decodeEventLog, type Hex, parseAbi, size, sliceHex, toEventSelector } from 'viem';
+import { decodeEventLog, type Hex, parseAbi, toEventSelector } from 'viem';
+import { type AbciEvent, type Attributes, attributesOf } from '../../protocol/events.js';
+import { packetOfEvent } from '../../protocol/ibc-events.js';
+import { decodeTransferData } from '../../protocol/ics20-packet.js';
+import { decodeOftMessage, decodePacket, type OmniPacket } from '../../protocol/omnichain.js';
+import {
+  depositFinalized,
+  depositInitiated,
+  withdrawalFinalized,
+  withdrawalInitiated,
+} from '../../protocol/opinit-events.js';
 import type { ChainTx } from './types.js';
 
 /**
@@ -53,24 +63,10 @@ export interface PacketId {
 /** An event with the tx it happened in. */
 export type SeenEvent = TrackEvent & { tx: ChainTx };
 
-export interface AbciEvent {
-  type: string;
-  attributes?: Array<{ key: string; value?: string | null }>;
-}
-
-const attrs = (event: AbciEvent): Record<string, string> => {
-  const out: Record<string, string> = {};
-  for (const a of event.attributes ?? []) out[a.key] = a.value ?? '';
-  return out;
+const packetIdOf = (a: Attributes): PacketId => {
+  const { srcPort, srcChannel, dstPort, dstChannel, sequence } = packetOfEvent(a);
+  return { srcPort, srcChannel, dstPort, dstChannel, sequence };
 };
-
-const packetOf = (a: Record<string, string>): PacketId => ({
-  srcPort: a.packet_src_port ?? '',
-  srcChannel: a.packet_src_channel ?? '',
-  dstPort: a.packet_dst_port ?? '',
-  dstChannel: a.packet_dst_channel ?? '',
-  sequence: a.packet_sequence ?? '',
-});
 
 /** The error of an ICS-04 acknowledgement (`{"error": …}`), or undefined for a result. */
 function ackErrorOf(ack: string): string | undefined {
@@ -86,19 +82,19 @@ function ackErrorOf(ack: string): string | undefined {
  * The timeouts `send_packet` carries: `packet_timeout_height` as `<revision>-<height>` and
  * `packet_timeout_timestamp` in ns of the destination's block time; ibc-go writes `0-0` and `0` for none.
  */
-function timeoutsOf(a: Record<string, string>): { timeoutHeight?: string; timeoutTimestamp?: string } {
+function timeoutsOf(a: Attributes): { timeoutHeight?: string; timeoutTimestamp?: string } {
   const out: { timeoutHeight?: string; timeoutTimestamp?: string } = {};
-  const height = a.packet_timeout_height ?? '';
+  const { timeoutHeight: height, timeoutTimestamp: timestamp } = packetOfEvent(a);
   if (/^\d+-\d+$/.test(height) && !/^0+-0+$/.test(height)) out.timeoutHeight = height;
-  const timestamp = a.packet_timeout_timestamp ?? '';
   if (/^\d+$/.test(timestamp) && !/^0+$/.test(timestamp)) out.timeoutTimestamp = timestamp;
   return out;
 }
 
-function ics20Data(text: string | undefined): { denom?: string; amount?: string } {
+/** The denom and amount of ICS-20 packet data; nothing for another application's packet. */
+function ics20Data(text: string): { denom?: string; amount?: string } {
   try {
-    const json = JSON.parse(text ?? '') as { denom?: string; amount?: string };
-    return { denom: json.denom, amount: json.amount };
+    const { denom, amount } = decodeTransferData(Buffer.from(text));
+    return { denom, amount };
   } catch {
     return {};
   }
@@ -118,11 +114,11 @@ export function eventsOfCosmosTx(events: readonly AbciEvent[]): TrackEvent[] {
   for (const event of events) {
     const ibc = IBC_TYPES[event.type];
     if (ibc) {
-      const a = attrs(event);
-      const data = ibc === 'ibc_send' ? { ...ics20Data(a.packet_data), ...timeoutsOf(a) } : {};
+      const a = attributesOf(event);
+      const data = ibc === 'ibc_send' ? { ...ics20Data(a.packet_data ?? ''), ...timeoutsOf(a) } : {};
       out.push({
         type: ibc,
-        packet: packetOf(a),
+        packet: packetIdOf(a),
         ...data,
         ackError: ibc === 'ibc_write_ack' ? ackErrorOf(a.packet_ack ?? '') : undefined,
         msgIndex: a.msg_index,
@@ -134,39 +130,28 @@ export function eventsOfCosmosTx(events: readonly AbciEvent[]): TrackEvent[] {
       out.push(omni);
       continue;
     }
-    const a = attrs(event);
+    const a = attributesOf(event);
     switch (event.type) {
-      case 'initiate_token_deposit':
-        out.push({
-          type: 'op_deposit',
-          bridgeId: a.bridge_id ?? '',
-          sequence: a.l1_sequence ?? '',
-          l1Denom: a.l1_denom ?? '',
-          l2Denom: a.l2_denom ?? '',
-          amount: a.amount ?? '0',
-        });
+      case 'initiate_token_deposit': {
+        const { bridgeId, l1Sequence, l1Denom, l2Denom, amount } = depositInitiated(a);
+        out.push({ type: 'op_deposit', bridgeId, sequence: l1Sequence, l1Denom, l2Denom, amount });
         break;
-      case 'finalize_token_deposit':
-        out.push({
-          type: 'op_finalize',
-          sequence: a.l1_sequence ?? '',
-          denom: a.denom ?? '',
-          success: a.success !== 'false',
-          reason: a.reason || undefined,
-        });
+      }
+      case 'finalize_token_deposit': {
+        const { l1Sequence, denom, success, reason } = depositFinalized(a);
+        out.push({ type: 'op_finalize', sequence: l1Sequence, denom, success, reason });
         break;
-      case 'initiate_token_withdrawal':
-        out.push({
-          type: 'op_withdraw',
-          sequence: a.l2_sequence ?? '',
-          denom: a.denom ?? '',
-          baseDenom: a.base_denom ?? '',
-          amount: a.amount ?? '0',
-        });
+      }
+      case 'initiate_token_withdrawal': {
+        const { l2Sequence, denom, baseDenom, amount } = withdrawalInitiated(a);
+        out.push({ type: 'op_withdraw', sequence: l2Sequence, denom, baseDenom, amount });
         break;
-      case 'finalize_token_withdrawal':
-        out.push({ type: 'op_claim', bridgeId: a.bridge_id ?? '', sequence: a.l2_sequence ?? '' });
+      }
+      case 'finalize_token_withdrawal': {
+        const { bridgeId, l2Sequence } = withdrawalFinalized(a);
+        out.push({ type: 'op_claim', bridgeId, sequence: l2Sequence });
         break;
+      }
       case 'fungible_token_packet': {
         // ICS-20 tells an error ack it refunded on by a `fungible_token_packet {error}` after the ack.
         const last = out.at(-1);
@@ -181,7 +166,7 @@ export function eventsOfCosmosTx(events: readonly AbciEvent[]): TrackEvent[] {
 
 /** The omnichain bridge's Move side emits its events with the EVM contracts' names and fields. */
 function omnichainCosmosEvent(event: AbciEvent): TrackEvent | undefined {
-  const a = attrs(event);
+  const a = attributesOf(event);
   switch (event.type) {
     case 'PacketSent':
       return sentOfPayload(a.encodedPayload as Hex);
@@ -215,19 +200,26 @@ const bytes32 = (value: string | undefined): string => {
   return `0x${bare.padStart(64, '0')}`;
 };
 
-/** A LayerZero v1 packet header: version ‖ nonce ‖ srcEid ‖ sender ‖ dstEid ‖ receiver ‖ guid ‖ message. */
+/** `PacketSent`'s payload: a LayerZero v1 packet (`omnichain.ts`) and the OFT amount it carries, if any. */
 function sentOfPayload(payload: Hex | undefined): TrackEvent | undefined {
-  if (!payload || !/^0x[0-9a-fA-F]*$/.test(payload) || size(payload) < 113) return undefined;
-  const message = size(payload) > 113 ? sliceHex(payload, 113) : '0x';
-  // The OFT message is `to (bytes32) ‖ amountSD (uint64)`.
-  const amount = size(message) >= 40 ? BigInt(sliceHex(message, 32, 40)).toString() : undefined;
+  if (!payload || !/^0x[0-9a-fA-F]*$/.test(payload)) return undefined;
+  let packet: OmniPacket;
+  try {
+    packet = decodePacket(payload);
+  } catch {
+    return undefined;
+  }
+  let amount: string | undefined;
+  try {
+    amount = decodeOftMessage(packet.message).amountSD.toString();
+  } catch {}
   return {
     type: 'omni_sent',
-    nonce: BigInt(sliceHex(payload, 1, 9)).toString(),
-    srcEid: Number(BigInt(sliceHex(payload, 9, 13))),
-    sender: sliceHex(payload, 13, 45).toLowerCase(),
-    dstEid: Number(BigInt(sliceHex(payload, 45, 49))),
-    guid: sliceHex(payload, 81, 113).toLowerCase(),
+    nonce: packet.nonce.toString(),
+    srcEid: packet.srcEid,
+    sender: packet.sender.toLowerCase(),
+    dstEid: packet.dstEid,
+    guid: packet.guid.toLowerCase(),
     amount,
   };
 }

@@ -1,16 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Hex } from 'viem';
-import { type CometClient, createCometClient } from '../../chain/comet-client.js';
+import { type CometBlock, type CometClient, createCometClient } from '../../chain/comet-client.js';
 import { createJsonRpcClient, type JsonRpcClient } from '../../chain/json-rpc-client.js';
 import { createRestClient, type RestClient } from '../../chain/rest-client.js';
+import type { AbciEvent } from '../../protocol/events.js';
 import type { Lookup } from './catch-up.js';
-import {
-  type AbciEvent,
-  eventsOfCosmosTx,
-  eventsOfEvmLogs,
-  keyOfEvent,
-  type TrackEvent,
-} from './chain-events.js';
+import { eventsOfCosmosTx, eventsOfEvmLogs, keyOfEvent, type TrackEvent } from './chain-events.js';
 import type { ChainTx, TrackedChain } from './types.js';
 
 /**
@@ -98,6 +93,50 @@ const MAX_PAGES = 5;
 
 const isoOfSeconds = (seconds: number) => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
 
+/**
+ * A Cosmos block's transfer events from CometBFT's `/block` and `/block_results`: every tx's hash (SHA-256
+ * of its bytes, lowercase), and the successful txs that carry transfer events (hash uppercase, as REST
+ * names txs).
+ */
+export function cosmosBlockOf(
+  chainId: string,
+  height: number,
+  block: Pick<CometBlock, 'block'>,
+  results: Record<string, any>,
+): BlockEvents {
+  const raw = block.block.data.txs ?? [];
+  const hashes = raw.map((tx) => createHash('sha256').update(Buffer.from(tx, 'base64')).digest('hex'));
+  const time = String(block.block.header.time);
+  const txs: TxEvents[] = [];
+  for (const [i, result] of ((results.txs_results ?? []) as Array<Record<string, any>>).entries()) {
+    if (Number(result.code ?? 0) !== 0) continue;
+    const events = eventsOfCosmosTx((result.events ?? []) as AbciEvent[]);
+    if (events.length === 0) continue;
+    txs.push({ tx: { chainId, txHash: hashes[i]!.toUpperCase(), height, time }, events });
+  }
+  return { height, time, hashes, txs };
+}
+
+/**
+ * A source tx from Cosmos REST `GetTx`'s `tx_response`: where and when it landed, its result, its transfer
+ * events (with the EVM logs a minievm `MsgCall` emits) and what its first transfer msg moves.
+ */
+export function sourceOfTxResponse(chainId: string, response: Record<string, any>): SourceTx {
+  const events = (response.events ?? []) as AbciEvent[];
+  return {
+    tx: {
+      chainId,
+      txHash: String(response.txhash),
+      height: Number(response.height),
+      time: String(response.timestamp),
+    },
+    code: Number(response.code ?? 0),
+    log: String(response.raw_log ?? ''),
+    events: [...eventsOfCosmosTx(events), ...eventsOfEvmLogs(evmLogsOfCosmosTx(events))],
+    asset: assetOfMessages(response.tx?.body?.messages),
+  };
+}
+
 export function createChainReader(chain: TrackedChain, options: { timeoutMs: number }): ChainReader {
   const comet: CometClient | undefined = chain.rpc ? createCometClient([chain.rpc], options) : undefined;
   const rest: RestClient | undefined = chain.rest ? createRestClient([chain.rest], options) : undefined;
@@ -108,17 +147,7 @@ export function createChainReader(chain: TrackedChain, options: { timeoutMs: num
 
   const cosmosBlock = async (height: number): Promise<BlockEvents> => {
     const [block, results] = await Promise.all([comet!.block(height), comet!.blockResults(height)]);
-    const raw = block.block.data.txs ?? [];
-    const hashes = raw.map((tx) => createHash('sha256').update(Buffer.from(tx, 'base64')).digest('hex'));
-    const time = String(block.block.header.time);
-    const txs: TxEvents[] = [];
-    for (const [i, result] of ((results.txs_results ?? []) as Array<Record<string, any>>).entries()) {
-      if (Number(result.code ?? 0) !== 0) continue;
-      const events = eventsOfCosmosTx((result.events ?? []) as AbciEvent[]);
-      if (events.length === 0) continue;
-      txs.push({ tx: { chainId, txHash: hashes[i]!.toUpperCase(), height, time }, events });
-    }
-    return { height, time, hashes, txs };
+    return cosmosBlockOf(chainId, height, block, results);
   };
 
   const evmBlock = async (height: number, time?: string): Promise<BlockEvents> => {
@@ -187,21 +216,7 @@ export function createChainReader(chain: TrackedChain, options: { timeoutMs: num
       const bare = normalizeHash(hash);
       if (rest && !hash.startsWith('0x')) {
         const response = await rest.txResponse(bare.toUpperCase());
-        if (response) {
-          const events = (response.events ?? []) as AbciEvent[];
-          return {
-            tx: {
-              chainId,
-              txHash: String(response.txhash),
-              height: Number(response.height),
-              time: String(response.timestamp),
-            },
-            code: Number(response.code ?? 0),
-            log: String(response.raw_log ?? ''),
-            events: [...eventsOfCosmosTx(events), ...eventsOfEvmLogs(evmLogsOfCosmosTx(events))],
-            asset: assetOfMessages(response.tx?.body?.messages),
-          };
-        }
+        if (response) return sourceOfTxResponse(chainId, response);
       }
       if (evm && bare.length === 64) {
         const receipt = await evm.transactionReceipt(`0x${bare}`);

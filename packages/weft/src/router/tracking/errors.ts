@@ -72,3 +72,26 @@ export class TxSubmitNotServedError extends BaseError {
     );
   }
 }
+
+/**
+ * A tracked transfer whose stored progress does not validate (`progress-codec.ts`): written by a newer
+ * weft, or edited by hand. Its status is a 500 naming the row and the fields at fault; the row is left as
+ * it is, for an operator to mend or a newer router to read.
+ */
+export class TrackedProgressInvalidError extends BaseError {
+  override name = 'TrackedProgressInvalidError';
+  constructor(
+    readonly row: { id: string; chainId: string; txHash: string },
+    reason: string,
+  ) {
+    super(
+      'WEFT_ERR_TRACKED_PROGRESS_INVALID',
+      `tracked transfer ${row.id} (tx ${row.txHash} on ${row.chainId}) cannot be read: its stored progress: ${reason}`,
+      {
+        status: 500,
+        grpcCode: GrpcCode.INTERNAL,
+        hint: 'the row is left as it is; a router of the weft version that wrote it reads it',
+      },
+    );
+  }
+}

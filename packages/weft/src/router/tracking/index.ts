@@ -3,6 +3,7 @@ export {
   ChainNotSupportedError,
   InvalidTxHashError,
   TooManyUnseenError,
+  TrackedProgressInvalidError,
   TxNotTrackedError,
 } from './errors.js';
 export { trackingRoutes } from './routes.js';

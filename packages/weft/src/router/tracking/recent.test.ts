@@ -42,7 +42,7 @@ for (const backend of ['pglite', 'postgres'] as const) {
       }
       expect(
         (await migrate(db, await loadMigrations(new URL('./migrations/', import.meta.url)))).applied,
-      ).toEqual([3]);
+      ).toEqual([3, 4]);
       await migrateTracking(db);
       for (const i of [2, 4])
         await db.query(

@@ -155,11 +155,15 @@ export function statusJson(
  * One transfer of `GET /v2/tx/recent` (a weft extension): `progress` is what `GET /v2/tx/status` answers
  * from (the tracker's memory for a transfer it holds, else the row), so both answer the same state.
  */
-export function recentJson(transfer: TrackedTransfer & { updatedAt: string }, progress: TransferProgress) {
+export function recentJson(
+  transfer: Pick<TrackedTransfer, 'chainId' | 'txHash' | 'state' | 'createdAt'> & { updatedAt: string },
+  progress: TransferProgress | undefined,
+) {
   return {
     chain_id: transfer.chainId,
     tx_hash: transfer.txHash,
-    state: outcomeOf(progress).state,
+    // A row whose progress does not read (`progress-codec.ts`) is listed in its stored state.
+    state: progress ? outcomeOf(progress).state : transfer.state,
     created_at: transfer.createdAt,
     updated_at: transfer.updatedAt,
   };

@@ -1,5 +1,7 @@
 import type { Db } from '../../store/db.js';
 import { loadMigrations, migrate } from '../../store/migrate.js';
+import { TrackedProgressInvalidError } from './errors.js';
+import { decodeProgress, encodeProgress } from './progress-codec.js';
 import {
   type RecentQuery,
   TERMINAL_STATES,
@@ -13,7 +15,9 @@ import {
  * transfer advanced by one process at a time: `renew` extends the caller's leases (ids only, so holding
  * many transfers costs little), `claim` takes rows nobody holds or whose lease lapsed, with
  * `FOR UPDATE SKIP LOCKED` so concurrent claimers never block on or share a row; `advance` writes only
- * while the caller's lease is still valid.
+ * while the caller's lease is still valid. `progress` is stored in the versioned form of `progress-codec.ts`
+ * and validated as it is read: a row that does not validate is never rewritten here, and is answered apart
+ * (`unreadable`) where many rows are read at once.
  */
 
 /** The schema the router keeps its tables in unless told otherwise. */
@@ -28,7 +32,7 @@ interface Row {
   chain_id: string;
   tx_hash: string;
   state: string;
-  progress: TransferProgress;
+  progress: unknown;
   version: number;
   created_at: string;
   last_progress_at: string;
@@ -36,29 +40,68 @@ interface Row {
 
 const COLUMNS = 'id, chain_id, tx_hash, state, progress, version, created_at, last_progress_at';
 
-const fromRow = (row: Row): TrackedTransfer => ({
+const fieldsOf = (row: Row) => ({
   id: String(row.id),
   chainId: row.chain_id,
   txHash: row.tx_hash,
   state: row.state as TransactionState,
-  progress: row.progress,
   version: row.version,
   createdAt: row.created_at,
   lastProgressAt: row.last_progress_at,
 });
+
+/** A row as the tracker reads it; throws `TrackedProgressInvalidError` when its progress does not validate. */
+const fromRow = (row: Row): TrackedTransfer => {
+  const fields = fieldsOf(row);
+  return { ...fields, progress: decodeProgress(row.progress, fields) };
+};
+
+/** A row whose progress does not validate, by id, with the error that says why. */
+export interface UnreadableRow {
+  id: string;
+  error: TrackedProgressInvalidError;
+}
+
+/** Rows read at once: those that read, and those that do not. */
+export interface ReadRows {
+  transfers: TrackedTransfer[];
+  unreadable: UnreadableRow[];
+}
+
+function fromRows(rows: readonly Row[]): ReadRows {
+  const out: ReadRows = { transfers: [], unreadable: [] };
+  for (const row of rows) {
+    try {
+      out.transfers.push(fromRow(row));
+    } catch (err) {
+      if (!(err instanceof TrackedProgressInvalidError)) throw err;
+      out.unreadable.push({ id: String(row.id), error: err });
+    }
+  }
+  return out;
+}
+
+/** A row of `GET /v2/tx/recent`: its progress undefined when it does not read (its stored state still does). */
+export type RecentRow = Omit<TrackedTransfer, 'progress'> & {
+  progress: TransferProgress | undefined;
+  updatedAt: string;
+};
 
 export interface TransferStore {
   /** Inserts a new transfer (SUBMITTED) or returns the one tracked already; `created` says which. */
   track(chainId: string, txHash: string): Promise<{ transfer: TrackedTransfer; created: boolean }>;
   /** Puts an abandoned transfer back in flight (tracking it again is a retry); false when it is gone. */
   revive(id: string): Promise<boolean>;
+  /** The transfer of a source tx; throws `TrackedProgressInvalidError` when its progress does not read. */
   get(chainId: string, txHash: string): Promise<TrackedTransfer | undefined>;
+  /** Whether a source tx is tracked, and its stored state, without reading its progress. */
+  find(chainId: string, txHash: string): Promise<{ id: string; state: TransactionState } | undefined>;
   /** Extends every lease `owner` still holds; answers their ids (a transfer taken over is not among them). */
   renew(owner: string, leaseMs: number): Promise<Set<string>>;
   /** Transfers by id (those a renewal found held by this owner but not yet loaded, e.g. after a restart). */
-  load(ids: readonly string[]): Promise<TrackedTransfer[]>;
+  load(ids: readonly string[]): Promise<ReadRows>;
   /** Leases up to `limit` more transfers in flight for `owner`: unheld, or whose lease lapsed. */
-  claim(owner: string, leaseMs: number, limit: number): Promise<TrackedTransfer[]>;
+  claim(owner: string, leaseMs: number, limit: number): Promise<ReadRows>;
   /** Transfers awaiting their source tx and not abandoned, counted up to `limit`. */
   countUnseen(limit: number): Promise<number>;
   /** Deletes up to `limit` abandoned transfers whose source tx was never seen, abandoned over `olderThanMs` ago. */
@@ -80,7 +123,7 @@ export interface TransferStore {
    * The newest `limit` transfers, the last registered first (by id: `created_at` may tie), of one source
    * chain and/or in one stored state when asked (migration 0003's indexes, or the primary key, serve each).
    */
-  recent(query: RecentQuery): Promise<(TrackedTransfer & { updatedAt: string })[]>;
+  recent(query: RecentQuery): Promise<RecentRow[]>;
 }
 
 export function createTransferStore(db: Db): TransferStore {
@@ -91,7 +134,7 @@ export function createTransferStore(db: Db): TransferStore {
          VALUES ($1, $2, 'STATE_SUBMITTED', $3::jsonb)
          ON CONFLICT (chain_id, tx_hash) DO NOTHING
          RETURNING ${COLUMNS}`,
-        [chainId, txHash, JSON.stringify({ hops: [], watch: {} } satisfies TransferProgress)],
+        [chainId, txHash, encodeProgress({ hops: [], watch: {} })],
       );
       if (inserted[0]) return { transfer: fromRow(inserted[0]), created: true };
       const existing = await this.get(chainId, txHash);
@@ -137,6 +180,13 @@ export function createTransferStore(db: Db): TransferStore {
       );
       return rows[0] ? fromRow(rows[0]) : undefined;
     },
+    async find(chainId, txHash) {
+      const rows = await db.query<{ id: string; state: TransactionState }>(
+        `SELECT id, state FROM tracked_transfer WHERE chain_id = $1 AND tx_hash = $2`,
+        [chainId, txHash],
+      );
+      return rows[0] ? { id: String(rows[0].id), state: rows[0].state } : undefined;
+    },
     async renew(owner, leaseMs) {
       const rows = await db.query<{ id: string }>(
         `UPDATE tracked_transfer SET lease_until = now() + ($2::int8 * interval '1 millisecond')
@@ -147,14 +197,14 @@ export function createTransferStore(db: Db): TransferStore {
       return new Set(rows.map((r) => String(r.id)));
     },
     async load(ids) {
-      if (ids.length === 0) return [];
+      if (ids.length === 0) return { transfers: [], unreadable: [] };
       const rows = await db.query<Row>(`SELECT ${COLUMNS} FROM tracked_transfer WHERE id = ANY($1::int8[])`, [
         ids,
       ]);
-      return rows.map(fromRow);
+      return fromRows(rows);
     },
     async claim(owner, leaseMs, limit) {
-      if (limit <= 0) return [];
+      if (limit <= 0) return { transfers: [], unreadable: [] };
       const rows = await db.query<Row>(
         `UPDATE tracked_transfer t
          SET owner = $1, lease_until = now() + ($2::int8 * interval '1 millisecond')
@@ -169,7 +219,7 @@ export function createTransferStore(db: Db): TransferStore {
            .join(', ')}`,
         [owner, leaseMs, limit],
       );
-      return rows.map(fromRow);
+      return fromRows(rows);
     },
     async advance(owner, transfer, step, progressed) {
       return db.transaction(async (tx) => {
@@ -185,7 +235,7 @@ export function createTransferStore(db: Db): TransferStore {
             transfer.id,
             owner,
             transfer.state,
-            JSON.stringify(transfer.progress),
+            encodeProgress(transfer.progress),
             TERMINAL_STATES.has(transfer.state),
             progressed,
           ],
@@ -211,7 +261,15 @@ export function createTransferStore(db: Db): TransferStore {
          LIMIT $${params.push(limit)}`,
         params,
       );
-      return rows.map((row) => ({ ...fromRow(row), updatedAt: row.updated_at }));
+      return rows.map((row) => {
+        const fields = { ...fieldsOf(row), updatedAt: row.updated_at };
+        try {
+          return { ...fields, progress: decodeProgress(row.progress, fields) };
+        } catch (err) {
+          if (err instanceof TrackedProgressInvalidError) return { ...fields, progress: undefined };
+          throw err;
+        }
+      });
     },
     async release(owner) {
       await db.query(`UPDATE tracked_transfer SET owner = NULL, lease_until = NULL WHERE owner = $1`, [

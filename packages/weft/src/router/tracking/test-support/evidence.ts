@@ -1,4 +1,5 @@
-import { type AbciEvent, eventsOfCosmosTx } from '../chain-events.js';
+import type { AbciEvent } from '../../../protocol/events.js';
+import { eventsOfCosmosTx } from '../chain-events.js';
 import { applyTx, chainDirectory, hopsOfSourceTx } from '../evidence.js';
 import type { ChainTx, TransferProgress } from '../types.js';
 

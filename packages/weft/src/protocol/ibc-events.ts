@@ -1,0 +1,46 @@
+import type { Attributes } from './events.js';
+
+/**
+ * The packet an ibc-go channel event names (`send_packet`, `recv_packet`, `write_acknowledgement`,
+ * `acknowledge_packet`, `timeout_packet`: ibc-go v8 `modules/core/04-channel/types/events.go`), as text.
+ * Timeouts are as ibc-go writes them: `<revision>-<height>` and nanoseconds, `0-0` and `0` for none.
+ */
+export interface PacketEvent {
+  sequence: string;
+  srcPort: string;
+  srcChannel: string;
+  dstPort: string;
+  dstChannel: string;
+  timeoutHeight: string;
+  timeoutTimestamp: string;
+  /** `packet_data` (send, receive); the bytes as hex in `packet_data_hex`. */
+  data: string;
+  dataHex: string;
+  /** `packet_ack` (write_acknowledgement); the bytes as hex in `packet_ack_hex`. */
+  ack: string;
+  ackHex: string;
+}
+
+export function packetOfEvent(a: Attributes): PacketEvent {
+  return {
+    sequence: a.packet_sequence ?? '',
+    srcPort: a.packet_src_port ?? '',
+    srcChannel: a.packet_src_channel ?? '',
+    dstPort: a.packet_dst_port ?? '',
+    dstChannel: a.packet_dst_channel ?? '',
+    timeoutHeight: a.packet_timeout_height ?? '0-0',
+    timeoutTimestamp: a.packet_timeout_timestamp ?? '0',
+    data: a.packet_data ?? '',
+    dataHex: a.packet_data_hex ?? '',
+    ack: a.packet_ack ?? '',
+    ackHex: a.packet_ack_hex ?? '',
+  };
+}
+
+/** `<revision>-<height>` as numbers; `0-0` (no height timeout) for anything else. */
+export function timeoutHeightOf(text: string): { revisionNumber: bigint; revisionHeight: bigint } {
+  const match = /^(\d+)-(\d+)$/.exec(text);
+  return match
+    ? { revisionNumber: BigInt(match[1]!), revisionHeight: BigInt(match[2]!) }
+    : { revisionNumber: 0n, revisionHeight: 0n };
+}
