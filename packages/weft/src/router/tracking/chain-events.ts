@@ -93,8 +93,9 @@ function timeoutsOf(a: Attributes): { timeoutHeight?: string; timeoutTimestamp?:
 /** The denom and amount of ICS-20 packet data; nothing for another application's packet. */
 function ics20Data(text: string): { denom?: string; amount?: string } {
   try {
+    // Another application's packet (ICS-721) decodes without these: empty reads as absent.
     const { denom, amount } = decodeTransferData(Buffer.from(text));
-    return { denom, amount };
+    return { denom: denom || undefined, amount: amount || undefined };
   } catch {
     return {};
   }
