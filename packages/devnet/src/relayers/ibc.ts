@@ -3,6 +3,8 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { revisionNumber } from 'weft/chain/ibc-timeout.js';
 import { encodeAny } from 'weft/chain/registry.js';
 import type { Logger } from 'weft/common/logger.js';
+import { type AbciEvent, type Attributes, attributesOf } from 'weft/protocol/events.js';
+import { packetOfEvent, timeoutHeightOf } from 'weft/protocol/ibc-events.js';
 import type { Chain } from '../chain.js';
 import {
   heightTimedOut,
@@ -59,19 +61,18 @@ const GAS_PER_MSG = 400_000n;
 /** Blocks to wait for a submitted msg before submitting it again. */
 const RESUBMIT_AFTER = 3;
 
-type Attrs = Record<string, string>;
-
-function packetOf(a: Attrs): Packet {
-  const [rn, rh] = (a.packet_timeout_height ?? '0-0').split('-');
+/** The packet a `send_packet` or `write_acknowledgement` event names, with its bytes. */
+function packetOf(a: Attributes): Packet {
+  const p = packetOfEvent(a);
   return {
-    sequence: BigInt(a.packet_sequence!),
-    sourcePort: a.packet_src_port!,
-    sourceChannel: a.packet_src_channel!,
-    destinationPort: a.packet_dst_port!,
-    destinationChannel: a.packet_dst_channel!,
-    data: new Uint8Array(Buffer.from(a.packet_data_hex ?? '', 'hex')),
-    timeoutHeight: { revisionNumber: BigInt(rn ?? '0'), revisionHeight: BigInt(rh ?? '0') },
-    timeoutTimestamp: BigInt(a.packet_timeout_timestamp ?? '0'),
+    sequence: BigInt(p.sequence),
+    sourcePort: p.srcPort,
+    sourceChannel: p.srcChannel,
+    destinationPort: p.dstPort,
+    destinationChannel: p.dstChannel,
+    data: new Uint8Array(Buffer.from(p.dataHex, 'hex')),
+    timeoutHeight: timeoutHeightOf(p.timeoutHeight),
+    timeoutTimestamp: BigInt(p.timeoutTimestamp || '0'),
   };
 }
 
@@ -91,19 +92,16 @@ export function createIbcRelayer(options: IbcRelayerOptions): IbcRelayer {
   let running: Promise<unknown> = Promise.resolve();
 
   /** The relay work an event of a committed tx asks for, if any. */
-  const workOf = (
-    chainId: string,
-    e: { type: string; attributes?: Array<{ key: string; value: string }> },
-  ) => {
+  const workOf = (chainId: string, e: AbciEvent) => {
     if (e.type !== 'send_packet' && e.type !== 'write_acknowledgement') return undefined;
-    const attrs = Object.fromEntries((e.attributes ?? []).map((a) => [a.key, a.value]));
+    const attrs = attributesOf(e);
     const item: Work = {
       kind: e.type === 'send_packet' ? 'packet' : 'ack',
       chainId,
       packet: packetOf(attrs),
       ack:
         e.type === 'write_acknowledgement'
-          ? new Uint8Array(Buffer.from(attrs.packet_ack_hex ?? '', 'hex'))
+          ? new Uint8Array(Buffer.from(packetOfEvent(attrs).ackHex, 'hex'))
           : undefined,
       seenAt: Date.now(),
     };

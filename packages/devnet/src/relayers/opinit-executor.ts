@@ -1,5 +1,6 @@
 import { MsgFinalizeTokenDeposit } from '@initia/opinit.proto/opinit/opchild/v1/tx.js';
 import type { Logger } from 'weft/common/logger.js';
+import { depositInitiated, withdrawalInitiated } from 'weft/protocol/opinit-events.js';
 import type { Chain } from '../chain.js';
 import type { DevAccount } from '../keys.js';
 import { OPCHILD_TYPE_URLS } from '../opinit/child.js';
@@ -53,18 +54,19 @@ export function createOpinitExecutor(options: OpinitExecutorOptions): OpinitExec
       const record = l1.getBlock(l1Height + 1);
       l1Height += 1;
       if (!record) continue;
-      for (const { attributes: a } of eventsOfType(record, 'initiate_token_deposit')) {
-        if (a.bridge_id !== String(bridgeId)) continue;
+      for (const { attributes } of eventsOfType(record, 'initiate_token_deposit')) {
+        const deposit = depositInitiated(attributes);
+        if (deposit.bridgeId !== String(bridgeId)) continue;
         queue.push(
           MsgFinalizeTokenDeposit.fromPartial({
             sender: options.executor.address,
-            from: a.from,
-            to: a.to,
-            amount: { denom: a.l2_denom!, amount: a.amount! },
-            sequence: BigInt(a.l1_sequence!),
+            from: deposit.from,
+            to: deposit.to,
+            amount: { denom: deposit.l2Denom, amount: deposit.amount },
+            sequence: BigInt(deposit.l1Sequence),
             height: BigInt(record.height),
-            baseDenom: a.l1_denom,
-            data: Buffer.from(a.data ?? '', 'hex'),
+            baseDenom: deposit.l1Denom,
+            data: Buffer.from(deposit.data, 'hex'),
           }),
         );
       }
@@ -77,13 +79,14 @@ export function createOpinitExecutor(options: OpinitExecutorOptions): OpinitExec
       l2Height += 1;
       if (!record) continue;
       const time = record.block.block.header.time as string;
-      for (const { tx, attributes: a } of eventsOfType(record, 'initiate_token_withdrawal')) {
+      for (const { tx, attributes } of eventsOfType(record, 'initiate_token_withdrawal')) {
+        const withdrawal = withdrawalInitiated(attributes);
         withdrawals.add({
-          sequence: BigInt(a.l2_sequence!),
-          from: a.from!,
-          to: a.to!,
-          baseDenom: a.base_denom!,
-          amount: BigInt(a.amount!),
+          sequence: BigInt(withdrawal.l2Sequence),
+          from: withdrawal.from,
+          to: withdrawal.to,
+          baseDenom: withdrawal.baseDenom,
+          amount: BigInt(withdrawal.amount),
           txHeight: record.height,
           txHash: tx.hash,
           txTime: time,

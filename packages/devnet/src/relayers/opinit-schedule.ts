@@ -1,3 +1,4 @@
+import { attributesOf } from 'weft/protocol/events.js';
 import type { BlockRecord, TxRecord } from '../node.js';
 
 /** What the control surface drives on every relayer. */
@@ -70,9 +71,7 @@ export function eventsOfType(record: BlockRecord, type: string): FoundEvent[] {
     if (tx.result.code !== 0) continue;
     for (const e of tx.result.events) {
       if (e.type !== type) continue;
-      const attributes: Record<string, string> = {};
-      for (const a of e.attributes ?? []) attributes[a.key] = a.value;
-      found.push({ tx, attributes });
+      found.push({ tx, attributes: attributesOf(e) });
     }
   }
   return found;
