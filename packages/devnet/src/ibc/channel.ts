@@ -1,5 +1,6 @@
 import type { Packet } from '@initia/initia.proto/ibc/core/channel/v1/channel.js';
 import { heightTimedOut, revisionNumber, timestampTimedOut } from 'weft/chain/ibc-timeout.js';
+import { heightString, packetDataAttributes } from 'weft/protocol/ibc-events.js';
 import { event } from '../events.js';
 import { type AbciEvent, type TxContext, TxError } from '../types.js';
 
@@ -12,9 +13,6 @@ export interface ChannelEnd {
 }
 
 const receiptKey = (p: Packet) => `ibc/receipt/${p.destinationPort}/${p.destinationChannel}/${p.sequence}`;
-
-const heightString = (h: { revisionNumber: bigint; revisionHeight: bigint } | undefined) =>
-  `${h?.revisionNumber ?? 0n}-${h?.revisionHeight ?? 0n}`;
 
 const verificationFailed = (codespace: string, code: number, reason: string) =>
   new TxError(codespace, code, `receive packet verification failed: ${reason}`);
@@ -49,28 +47,13 @@ export function receivePacket(ctx: TxContext, packet: Packet, channel: ChannelEn
   return true;
 }
 
-function packetAttributes(packet: Packet): Record<string, string> {
-  const data = Buffer.from(packet.data);
-  return {
-    packet_data: data.toString('utf8'),
-    packet_data_hex: data.toString('hex'),
-    packet_timeout_height: heightString(packet.timeoutHeight),
-    packet_timeout_timestamp: packet.timeoutTimestamp.toString(),
-    packet_sequence: packet.sequence.toString(),
-    packet_src_port: packet.sourcePort,
-    packet_src_channel: packet.sourceChannel,
-    packet_dst_port: packet.destinationPort,
-    packet_dst_channel: packet.destinationChannel,
-  };
-}
-
 const channelMessage = () => event('message', { module: 'ibc_channel' });
 
 /** `emitRecvPacketEvent`. */
 export function recvPacketEvents(packet: Packet, channel: ChannelEnd): AbciEvent[] {
   return [
     event('recv_packet', {
-      ...packetAttributes(packet),
+      ...packetDataAttributes(packet),
       packet_channel_ordering: channel.ordering,
       packet_connection: channel.connectionId,
       connection_id: channel.connectionId,
@@ -84,7 +67,7 @@ export function writeAckEvents(packet: Packet, channel: ChannelEnd, ack: Uint8Ar
   const ackBytes = Buffer.from(ack);
   return [
     event('write_acknowledgement', {
-      ...packetAttributes(packet),
+      ...packetDataAttributes(packet),
       packet_ack: ackBytes.toString('utf8'),
       packet_ack_hex: ackBytes.toString('hex'),
       packet_channel_ordering: channel.ordering,

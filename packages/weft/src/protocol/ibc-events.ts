@@ -44,3 +44,42 @@ export function timeoutHeightOf(text: string): { revisionNumber: bigint; revisio
     ? { revisionNumber: BigInt(match[1]!), revisionHeight: BigInt(match[2]!) }
     : { revisionNumber: 0n, revisionHeight: 0n };
 }
+
+/** A packet as the channel keeper holds it (ibc-go `channeltypes.Packet`). */
+export interface ChannelPacket {
+  sequence: bigint;
+  sourcePort: string;
+  sourceChannel: string;
+  destinationPort: string;
+  destinationChannel: string;
+  data: Uint8Array;
+  timeoutHeight?: { revisionNumber: bigint; revisionHeight: bigint };
+  timeoutTimestamp: bigint;
+}
+
+/** `clienttypes.Height.String()`: `<revision>-<height>`. */
+export const heightString = (h: { revisionNumber: bigint; revisionHeight: bigint } | undefined) =>
+  `${h?.revisionNumber ?? 0n}-${h?.revisionHeight ?? 0n}`;
+
+/** The attributes every packet event carries (`04-channel/keeper/events.go`): timeouts and route. */
+export function packetRouteAttributes(packet: ChannelPacket): Attributes {
+  return {
+    packet_timeout_height: heightString(packet.timeoutHeight),
+    packet_timeout_timestamp: packet.timeoutTimestamp.toString(),
+    packet_sequence: packet.sequence.toString(),
+    packet_src_port: packet.sourcePort,
+    packet_src_channel: packet.sourceChannel,
+    packet_dst_port: packet.destinationPort,
+    packet_dst_channel: packet.destinationChannel,
+  };
+}
+
+/** With the packet's data as text and as hex: `send_packet`, `recv_packet`, `write_acknowledgement`. */
+export function packetDataAttributes(packet: ChannelPacket): Attributes {
+  const data = Buffer.from(packet.data);
+  return {
+    packet_data: data.toString('utf8'),
+    packet_data_hex: data.toString('hex'),
+    ...packetRouteAttributes(packet),
+  };
+}

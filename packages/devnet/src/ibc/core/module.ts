@@ -13,6 +13,7 @@ import {
   heightTimedOut as timedOutAtHeight,
   timestampTimedOut as timedOutAtTime,
 } from 'weft/chain/ibc-timeout.js';
+import { heightString } from 'weft/protocol/ibc-events.js';
 import { appendMsgIndex } from '../../events.js';
 import {
   type AbciEvent,
@@ -25,7 +26,6 @@ import {
 import { toErrorEvents } from '../channel.js';
 import {
   acknowledgePacketEvents,
-  heightString,
   recvPacketEvents,
   sendPacketEvents,
   timeoutPacketEvents,
