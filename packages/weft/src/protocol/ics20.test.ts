@@ -5,6 +5,7 @@ import {
   fullDenomPath,
   localDenom,
   parseDenomTrace,
+  receivedDenom,
   senderChainIsSource,
 } from './ics20.js';
 import { decodeTransferData, encodeTransferData, parseAck } from './ics20-packet.js';
@@ -30,6 +31,25 @@ describe('ICS-20 denominations', () => {
     });
     expect(parseDenomTrace('gamm/pool/1')).toEqual({ path: '', baseDenom: 'gamm/pool/1' });
     expect(fullDenomPath(parseDenomTrace('transfer/channel-3/umin'))).toBe('transfer/channel-3/umin');
+  });
+
+  it('credits the receiver as OnRecvPacket does: a denom coming home unwound, any other as a voucher', () => {
+    const route = {
+      sourcePort: 'transfer',
+      sourceChannel: 'channel-2',
+      destinationPort: 'transfer',
+      destinationChannel: 'channel-9',
+    };
+    // Home again: the base, even one with slashes (Initia's move/…, l2/…, evm/… denoms), or a voucher
+    // when hops remain.
+    expect(receivedDenom(route, 'transfer/channel-2/move/ab12')).toBe('move/ab12');
+    expect(receivedDenom(route, 'transfer/channel-2/uinit')).toBe('uinit');
+    expect(receivedDenom(route, 'transfer/channel-2/transfer/channel-0/uatom')).toBe(
+      localDenom('transfer/channel-0/uatom'),
+    );
+    // Arriving: the voucher of the trace prefixed with this end.
+    expect(receivedDenom(route, 'move/ab12')).toBe(localDenom('transfer/channel-9/move/ab12'));
+    expect(receivedDenom(route, 'move/ab12')).toMatch(/^ibc\/[0-9A-F]{64}$/);
   });
 
   it('tells whether the sending chain is the source of a denom', () => {

@@ -62,6 +62,25 @@ export const denomPrefix = (port: string, channel: string) => `${port}/${channel
 export const senderChainIsSource = (port: string, channel: string, fullPath: string) =>
   !fullPath.startsWith(denomPrefix(port, channel));
 
+/** The ends of a packet's channel, as ibc-go's `Packet` names them. */
+export interface PacketRoute {
+  sourcePort: string;
+  sourceChannel: string;
+  destinationPort: string;
+  destinationChannel: string;
+}
+
+/**
+ * The denom a packet's receiver is credited (`OnRecvPacket`) for the packet data's `denom` (a full trace):
+ * a denom coming home over the channel it left by is unwound (and is a voucher again only if it still
+ * has hops); any other arrives as the voucher of the trace prefixed with the receiving end.
+ */
+export function receivedDenom(route: PacketRoute, fullPath: string): string {
+  if (!senderChainIsSource(route.sourcePort, route.sourceChannel, fullPath))
+    return localDenom(fullPath.slice(denomPrefix(route.sourcePort, route.sourceChannel).length));
+  return localDenom(`${denomPrefix(route.destinationPort, route.destinationChannel)}${fullPath}`);
+}
+
 /** `GetEscrowAddress`: the first 20 bytes of sha256("ics20-1\0" + port + "/" + channel). */
 export function escrowAddressBytes(port: string, channel: string): Uint8Array {
   const contents = new TextEncoder().encode(`${port}/${channel}`);

@@ -1,10 +1,10 @@
 import { concatHex, numberToHex, pad } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { applyTx } from './evidence.js';
-import { outcomeOf } from './state.js';
+import { outcomeOf, receivedDenom } from './state.js';
 import { explorerLinks, statusJson } from './status-json.js';
 import { apply, chains, data, ev, packet, started } from './test-support/evidence.js';
-import type { TransferProgress } from './types.js';
+import type { IbcHop, TransferProgress } from './types.js';
 
 /**
  * The state machine on evidence as the chains write it (ABCI events with ibc-go's, ICS-20's and OPinit's
@@ -277,5 +277,24 @@ describe('the tracking state machine', () => {
       status: 'STATE_COMPLETED',
       error: { message: 'source tx not seen' },
     });
+  });
+});
+
+describe('the denom an IBC hop delivers', () => {
+  const hop = (denom: string): IbcHop => ({
+    kind: 'ibc',
+    fromChainId: 'rollup-1',
+    srcPort: 'transfer',
+    srcChannel: 'channel-2',
+    dstPort: 'transfer',
+    dstChannel: 'channel-9',
+    sequence: '1',
+    denom,
+    send: { chainId: 'rollup-1', height: 1, txHash: 'A', time: '2026-01-01T00:00:00Z' },
+  });
+
+  it("is the L1's own move/ denom when it comes home, not a voucher of it", () => {
+    expect(receivedDenom(hop('transfer/channel-2/move/ab12'))).toBe('move/ab12');
+    expect(receivedDenom(hop('move/ab12'))).toMatch(/^ibc\/[0-9A-F]{64}$/);
   });
 });

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { receivedDenom as ics20ReceivedDenom, localDenom } from '../../protocol/ics20.js';
 import type { Hop, IbcHop, StatusError, TransactionState, TransferProgress } from './types.js';
 
 /**
@@ -66,21 +66,20 @@ function delivered(hop: Hop): boolean {
   }
 }
 
-/** ICS-20 denom on the receiving chain: the voucher `ibc/<SHA-256 of the trace>`, or the unwound base. */
+/** ICS-20 denom on the receiving chain: the voucher `ibc/<SHA-256 of the trace>`, or the unwound denom. */
 export function receivedDenom(hop: IbcHop): string | undefined {
   if (!hop.denom) return undefined;
-  const back = `${hop.srcPort}/${hop.srcChannel}/`;
-  if (hop.denom.startsWith(back)) {
-    const rest = hop.denom.slice(back.length);
-    return rest.includes('/') ? ibcDenom(rest) : rest;
-  }
-  return ibcDenom(`${hop.dstPort}/${hop.dstChannel}/${hop.denom}`);
+  const route = {
+    sourcePort: hop.srcPort,
+    sourceChannel: hop.srcChannel,
+    destinationPort: hop.dstPort,
+    destinationChannel: hop.dstChannel,
+  };
+  return ics20ReceivedDenom(route, hop.denom);
 }
 
-const ibcDenom = (trace: string) => `ibc/${createHash('sha256').update(trace).digest('hex').toUpperCase()}`;
-
 /** The denom an IBC packet's sender holds (the packet carries the full trace, vouchers are hashed). */
-const sentDenom = (denom: string | undefined) => (denom?.includes('/') ? ibcDenom(denom) : denom);
+const sentDenom = (denom: string | undefined) => (denom === undefined ? undefined : localDenom(denom));
 
 /** The hop chains of a transfer: each hop not forwarded from another starts one. */
 export function transferChains(progress: TransferProgress): number[][] {
