@@ -6,6 +6,7 @@ import {
   fullDenomPath,
   ibcDenom,
   parseDenomTrace,
+  receivedDenom,
   senderChainIsSource,
   TRANSFER_PORT,
   traceHash,
@@ -226,8 +227,7 @@ export function createTransferKeeper(options: {
     checkAddress(data.receiver, 'failed to decode receiver address');
     const amount = data.amount;
     if (!senderChainIsSource(packet.sourcePort, packet.sourceChannel, data.denom)) {
-      const unprefixed = data.denom.slice(denomPrefix(packet.sourcePort, packet.sourceChannel).length);
-      const coin = { denom: ibcDenom(parseDenomTrace(unprefixed)), amount };
+      const coin = { denom: receivedDenom(packet, data.denom), amount };
       await unescrow(ctx, packet.destinationPort, packet.destinationChannel, data.receiver, coin, events);
       return;
     }
