@@ -1,8 +1,12 @@
 import type { Packet } from '@initia/initia.proto/ibc/core/channel/v1/channel.js';
 import { heightTimedOut, revisionNumber, timestampTimedOut } from 'weft/chain/ibc-timeout.js';
-import { heightString, packetDataAttributes } from 'weft/protocol/ibc-events.js';
-import { event } from '../events.js';
+import { heightString } from 'weft/protocol/ibc-events.js';
 import { type AbciEvent, type TxContext, TxError } from '../types.js';
+import {
+  recvPacketEvents as coreRecvPacketEvents,
+  writeAckEvents as coreWriteAckEvents,
+  type EventChannel,
+} from './core/events.js';
 
 /** The parts of ibc-go v8's core channel keeper a packet receive goes through. */
 
@@ -47,44 +51,19 @@ export function receivePacket(ctx: TxContext, packet: Packet, channel: ChannelEn
   return true;
 }
 
-const channelMessage = () => event('message', { module: 'ibc_channel' });
+/** The channel as its packet events name it. */
+const eventChannel = (channel: ChannelEnd): EventChannel => ({
+  ordering: channel.ordering,
+  connectionHops: [channel.connectionId],
+});
 
 /** `emitRecvPacketEvent`. */
-export function recvPacketEvents(packet: Packet, channel: ChannelEnd): AbciEvent[] {
-  return [
-    event('recv_packet', {
-      ...packetDataAttributes(packet),
-      packet_channel_ordering: channel.ordering,
-      packet_connection: channel.connectionId,
-      connection_id: channel.connectionId,
-    }),
-    channelMessage(),
-  ];
-}
+export const recvPacketEvents = (packet: Packet, channel: ChannelEnd): AbciEvent[] =>
+  coreRecvPacketEvents(packet, eventChannel(channel));
 
 /** `emitWriteAcknowledgementEvent`. */
-export function writeAckEvents(packet: Packet, channel: ChannelEnd, ack: Uint8Array): AbciEvent[] {
-  const ackBytes = Buffer.from(ack);
-  return [
-    event('write_acknowledgement', {
-      ...packetDataAttributes(packet),
-      packet_ack: ackBytes.toString('utf8'),
-      packet_ack_hex: ackBytes.toString('hex'),
-      packet_channel_ordering: channel.ordering,
-      packet_connection: channel.connectionId,
-      connection_id: channel.connectionId,
-    }),
-    channelMessage(),
-  ];
-}
-
-/** `NewResultAcknowledgement([]byte{1})` and `NewErrorAcknowledgement(err)`, as sorted JSON. */
-export const SUCCESS_ACK = new TextEncoder().encode('{"result":"AQ=="}');
-export function errorAck(code: number): Uint8Array {
-  return new TextEncoder().encode(
-    JSON.stringify({ error: `ABCI code: ${code}: error handling packet: see events for details` }),
-  );
-}
+export const writeAckEvents = (packet: Packet, channel: ChannelEnd, ack: Uint8Array): AbciEvent[] =>
+  coreWriteAckEvents(packet, eventChannel(channel), ack);
 
 /** `convertToErrorEvents`: what an application emitted before its receive failed, with keys prefixed. */
 export function toErrorEvents(events: AbciEvent[]): AbciEvent[] {

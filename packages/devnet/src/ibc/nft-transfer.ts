@@ -2,6 +2,7 @@ import type { Packet } from '@initia/initia.proto/ibc/core/channel/v1/channel.js
 import { MsgRecvPacketResponse } from '@initia/initia.proto/ibc/core/channel/v1/tx.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { decodeAny } from 'weft/chain/registry.js';
+import { errorAck, SUCCESS_ACK } from 'weft/protocol/ics20-packet.js';
 import {
   decodePacketData,
   NFT_TRANSFER_PORT,
@@ -15,10 +16,8 @@ import { type AbciEvent, type MsgModule, type TxContext, TxError } from '../type
 import { CW721_CODE_ID, type WasmKeeper } from '../wasm/keeper.js';
 import {
   type ChannelEnd,
-  errorAck,
   receivePacket,
   recvPacketEvents,
-  SUCCESS_ACK,
   toErrorEvents,
   writeAckEvents,
 } from './channel.js';

@@ -6,9 +6,12 @@ import type { ChannelEnd } from './store.js';
 
 /** The packet events of ibc-go v8's channel keeper (`core/04-channel/keeper/events.go`). */
 
+/** What a packet event says of its channel: its ordering and its connection. */
+export type EventChannel = Pick<ChannelEnd, 'ordering' | 'connectionHops'>;
+
 const channelMessage = () => event('message', { module: 'ibc_channel' });
 
-export function sendPacketEvents(packet: Packet, channel: ChannelEnd): AbciEvent[] {
+export function sendPacketEvents(packet: Packet, channel: EventChannel): AbciEvent[] {
   const connection = channel.connectionHops[0]!;
   return [
     event('send_packet', {
@@ -21,7 +24,7 @@ export function sendPacketEvents(packet: Packet, channel: ChannelEnd): AbciEvent
   ];
 }
 
-export function recvPacketEvents(packet: Packet, channel: ChannelEnd): AbciEvent[] {
+export function recvPacketEvents(packet: Packet, channel: EventChannel): AbciEvent[] {
   const connection = channel.connectionHops[0]!;
   return [
     event('recv_packet', {
@@ -34,7 +37,7 @@ export function recvPacketEvents(packet: Packet, channel: ChannelEnd): AbciEvent
   ];
 }
 
-export function writeAckEvents(packet: Packet, channel: ChannelEnd, ack: Uint8Array): AbciEvent[] {
+export function writeAckEvents(packet: Packet, channel: EventChannel, ack: Uint8Array): AbciEvent[] {
   const connection = channel.connectionHops[0]!;
   const ackBytes = Buffer.from(ack);
   return [
@@ -50,7 +53,7 @@ export function writeAckEvents(packet: Packet, channel: ChannelEnd, ack: Uint8Ar
   ];
 }
 
-export function acknowledgePacketEvents(packet: Packet, channel: ChannelEnd): AbciEvent[] {
+export function acknowledgePacketEvents(packet: Packet, channel: EventChannel): AbciEvent[] {
   const connection = channel.connectionHops[0]!;
   return [
     event('acknowledge_packet', {
@@ -63,7 +66,7 @@ export function acknowledgePacketEvents(packet: Packet, channel: ChannelEnd): Ab
   ];
 }
 
-export function timeoutPacketEvents(packet: Packet, channel: ChannelEnd): AbciEvent[] {
+export function timeoutPacketEvents(packet: Packet, channel: EventChannel): AbciEvent[] {
   const connection = channel.connectionHops[0]!;
   return [
     event('timeout_packet', {
