@@ -11,9 +11,12 @@ export interface AbciEvent {
 
 export type Attributes = Record<string, string>;
 
-/** An event's attributes by key (a missing value reads as ''). */
+/**
+ * An event's attributes by key (a missing value reads as ''). The record has no prototype: a contract's
+ * event may use any key (`constructor`, `__proto__`), and `key in attributes` means the event has it.
+ */
 export function attributesOf(event: AbciEvent): Attributes {
-  const out: Attributes = {};
+  const out: Attributes = Object.create(null);
   for (const a of event.attributes ?? []) out[a.key] = a.value ?? '';
   return out;
 }

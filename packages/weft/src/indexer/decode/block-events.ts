@@ -77,10 +77,3 @@ function pushEvents(
 ): void {
   for (const event of events) if (types === undefined || types.has(event.type)) out.push({ event, txIndex });
 }
-
-/** Attribute values by key; a repeated key keeps its last value (Go map semantics of `AttrMap`). */
-export function attributeMap(event: CometEvent): Map<string, string> {
-  const map = new Map<string, string>();
-  for (const attr of event.attributes ?? []) map.set(attr.key, attr.value);
-  return map;
-}

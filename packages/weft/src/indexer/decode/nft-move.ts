@@ -1,6 +1,7 @@
+import { attributesOf } from '../../protocol/events.js';
 import type { NftKey } from '../../store/records.js';
 import { type AccountRef, accAddressFromString, moveObjectAddress } from './account-address.js';
-import { attributeMap, type BlockEvent } from './block-events.js';
+import type { BlockEvent } from './block-events.js';
 import { type DropReporter, ignoreDrops } from './drops.js';
 import { type MetaAnswers, metaKeys, type RequestList } from './meta.js';
 import { createNftChanges, type NftDecodeResult } from './nft-changes.js';
@@ -89,9 +90,9 @@ function moveNftEvents(events: BlockEvent[], drops: DropReporter = ignoreDrops):
   const out: MoveNftEvent[] = [];
   for (const { event, txIndex } of events) {
     if (event.type !== 'move') continue;
-    const attrs = attributeMap(event);
-    const typeTag = attrs.get('type_tag');
-    const data = attrs.get('data');
+    const attrs = attributesOf(event);
+    const typeTag = attrs.type_tag;
+    const data = attrs.data;
     if (typeTag === undefined || data === undefined) {
       drops.drop('nft_move', 'missing_attribute', { typeTag });
       continue;

@@ -1,5 +1,6 @@
+import { attributesOf } from '../../protocol/events.js';
 import { nftTransferClassId, prefixedClassId } from '../../protocol/ics721.js';
-import { attributeMap, type BlockEvent } from './block-events.js';
+import type { BlockEvent } from './block-events.js';
 import { type DropReporter, ignoreDrops } from './drops.js';
 
 /**
@@ -16,12 +17,12 @@ export function nftOrigins(
   const out: Array<{ className: string; originName: string }> = [];
   for (const { event } of events) {
     if (event.type !== 'recv_packet') continue;
-    const attrs = attributeMap(event);
-    const srcPort = attrs.get('packet_src_port');
+    const attrs = attributesOf(event);
+    const srcPort = attrs.packet_src_port;
     if (srcPort !== 'nft-transfer' && !srcPort?.startsWith('wasm.')) continue;
-    const dstPort = attrs.get('packet_dst_port');
-    const dstChannel = attrs.get('packet_dst_channel');
-    const packetData = attrs.get('packet_data');
+    const dstPort = attrs.packet_dst_port;
+    const dstChannel = attrs.packet_dst_channel;
+    const packetData = attrs.packet_data;
     if (dstPort === undefined || dstChannel === undefined || packetData === undefined) {
       drops.drop('nft_origin', 'missing_attribute', { srcPort });
       continue;

@@ -1,6 +1,7 @@
+import { type Attributes, attributesOf } from '../../protocol/events.js';
 import type { NftKey } from '../../store/records.js';
 import { type AccountRef, accAddressFromString } from './account-address.js';
-import { attributeMap, type BlockEvent } from './block-events.js';
+import type { BlockEvent } from './block-events.js';
 import { type DropReporter, ignoreDrops } from './drops.js';
 import { type MetaAnswers, metaKeys, type RequestList } from './meta.js';
 import { createNftChanges, type NftDecodeResult } from './nft-changes.js';
@@ -18,7 +19,7 @@ const CONTRACT_INFO_QUERY = { contract_info: {} };
 interface WasmNftEvent {
   contract: string;
   account: AccountRef;
-  attrs: Map<string, string>;
+  attrs: Attributes;
   isCollection: boolean;
   txIndex: number | null;
 }
@@ -32,8 +33,8 @@ function wasmNftEvents(
   const out: WasmNftEvent[] = [];
   for (const { event, txIndex } of events) {
     if (event.type !== 'wasm') continue;
-    const attrs = attributeMap(event);
-    const contract = attrs.get('_contract_address');
+    const attrs = attributesOf(event);
+    const contract = attrs._contract_address;
     if (contract === undefined) {
       drops.drop('nft_wasm', 'missing_attribute', { attribute: '_contract_address' });
       continue;
@@ -43,7 +44,7 @@ function wasmNftEvents(
       drops.drop('nft_wasm', 'bad_address', { contract });
       continue;
     }
-    const isCollection = attrs.has('minter') && (attrs.has('creator') || attrs.has('owner'));
+    const isCollection = 'minter' in attrs && ('creator' in attrs || 'owner' in attrs);
     out.push({ contract, account, attrs, isCollection, txIndex });
   }
   return out;
@@ -105,12 +106,12 @@ export function wasmNftChanges(
   for (const e of wasmNftEvents(events, prefix, drops)) {
     if (e.isCollection) detect(e);
     if (collections.get(e.account.hex) === null) continue;
-    const tokenId = e.attrs.get('token_id');
+    const tokenId = e.attrs.token_id;
     if (tokenId === undefined) continue;
     const nft: NftKey = { collection: e.account.bytes, tokenId };
-    switch (e.attrs.get('action')) {
+    switch (e.attrs.action) {
       case 'mint': {
-        const ownerText = e.attrs.get('owner');
+        const ownerText = e.attrs.owner;
         const owner = ownerText === undefined ? null : accAddressFromString(ownerText, prefix);
         if (!owner) {
           badAccount(e, 'owner', ownerText);
@@ -120,14 +121,14 @@ export function wasmNftChanges(
           kind: 'mint',
           nft,
           owner: owner.bytes,
-          uri: e.attrs.get('token_uri') ?? '',
+          uri: e.attrs.token_uri ?? '',
           txIndex: e.txIndex,
         });
         break;
       }
       case 'transfer_nft':
       case 'send_nft': {
-        const recipient = e.attrs.get('recipient');
+        const recipient = e.attrs.recipient;
         const to = recipient === undefined ? null : accAddressFromString(recipient, prefix);
         if (!to) {
           badAccount(e, 'recipient', recipient);
