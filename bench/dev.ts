@@ -5,10 +5,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { NODE_FLAGS } from 'weft/cli/node-flags.js';
-import { loadSettings, parse } from 'weft/common/config.js';
+import { loadSettings, parse, type SettingsOf } from 'weft/common/config.js';
+import { runStart } from './dev-start.js';
 
 /**
- * `weft dev` under backfill: the stack starts on stored chains (`--blocks` blocks of each rollup,
+ * `npm run bench -- dev`: the dev stack's cold and warm start, and its CPU and memory idle, with where
+ * they go (`dev-start.ts`).
+ *
+ * `--backfill`: `weft dev` under backfill: the stack starts on stored chains (`--blocks` blocks of each rollup,
  * generated once into `.weft/bench-dev/`, copied per run) with an empty store, so every indexer
  * backfills at once. Meanwhile each chain's API is read by `--readers` clients in a closed loop,
  * in turn reading a first page of txs, `/status` and a route that does not exist; a query parameter
@@ -45,6 +49,32 @@ const settings = {
     description: 'give up on the backfill after this long',
     parse: parse.int(10),
     default: 180,
+  },
+  backfill: {
+    flag: 'backfill',
+    description: 'measure the stack while it backfills stored chains, instead of its start and idle',
+    parse: parse.bool,
+    default: false,
+    boolean: true,
+  },
+  idleSeconds: {
+    flag: 'idle-seconds',
+    description: 'how long the idle stack is measured',
+    parse: parse.int(5),
+    default: 30,
+  },
+  settleSeconds: {
+    flag: 'settle-seconds',
+    description: 'time after the table before the idle stack is measured',
+    parse: parse.int(0),
+    default: 15,
+  },
+  profile: {
+    flag: 'profile',
+    description: 'a third run, profiled, tells where the CPU goes',
+    parse: parse.bool,
+    default: true,
+    boolean: true,
   },
 };
 
@@ -144,6 +174,10 @@ function caughtUp(rollup: Rollup, status: Record<string, unknown>): boolean {
 
 export async function run(argv: string[]) {
   const s = loadSettings(settings, { argv, env: {} });
+  return s.backfill ? backfill(s) : { node: process.version, ...(await runStart(ROOT, s)) };
+}
+
+async function backfill(s: SettingsOf<typeof settings>) {
   const chains = await ensureChains(s);
   const dir = mkdtempSync(join(tmpdir(), 'weft-bench-dev-'));
   cpSync(chains, join(dir, 'chains'), { recursive: true });

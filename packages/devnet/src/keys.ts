@@ -1,8 +1,8 @@
+import { pbkdf2Sync } from 'node:crypto';
 import { Bip39, Slip10, Slip10Curve, stringToPath } from '@cosmjs/crypto';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { pbkdf2 } from '@noble/hashes/pbkdf2.js';
-import { sha256, sha512 } from '@noble/hashes/sha2.js';
+import { sha256 } from '@noble/hashes/sha2.js';
 import {
   ETHSECP256K1_PUBKEY_TYPE,
   pubKeyToAddress,
@@ -36,12 +36,42 @@ const HD_PATHS = {
 
 const encoder = new TextEncoder();
 
-/** BIP39 seed (PBKDF2-HMAC-SHA512, 2048 rounds, salt "mnemonic"), computed synchronously. */
+/** BIP39 seed (PBKDF2-HMAC-SHA512, 2048 rounds, salt "mnemonic"), computed synchronously by OpenSSL. */
 function mnemonicSeed(mnemonic: string): Uint8Array {
-  return pbkdf2(sha512, encoder.encode(mnemonic.normalize('NFKD')), encoder.encode('mnemonic'), {
-    c: 2048,
-    dkLen: 64,
-  });
+  return new Uint8Array(pbkdf2Sync(mnemonic.normalize('NFKD'), 'mnemonic', 2048, 64, 'sha512'));
+}
+
+/** What an account of a seed is whatever chain holds it (a chain adds its prefix and a name). */
+interface SeedKey {
+  mnemonic: string;
+  privateKey: string;
+  publicKey: Uint8Array;
+  pubKeyTypeUrl: string;
+  addressBytes: Uint8Array;
+}
+
+// Every chain of a network derives the same accounts of its seed, a derivation takes
+// milliseconds of HMAC and curve arithmetic, and a start derives hundreds: each is made once.
+const seedKeys = new Map<string, SeedKey>();
+
+function seedKey(seed: string, index: number, keyType: KeyType): SeedKey {
+  const id = `${keyType}/${index}/${seed}`;
+  let key = seedKeys.get(id);
+  if (!key) {
+    const mnemonic = Bip39.encode(sha256(encoder.encode(`weft-devnet/${seed}/${index}`))).toString();
+    const { privkey } = Slip10.derivePath(Slip10Curve.Secp256k1, mnemonicSeed(mnemonic), HD_PATHS[keyType]);
+    const publicKey = secp256k1.getPublicKey(privkey, true);
+    const pubKeyTypeUrl = keyType === 'secp256k1' ? SECP256K1_PUBKEY_TYPE : ETHSECP256K1_PUBKEY_TYPE;
+    key = {
+      mnemonic,
+      privateKey: `0x${Buffer.from(privkey).toString('hex')}`,
+      publicKey,
+      pubKeyTypeUrl,
+      addressBytes: pubKeyToAddress(pubKeyTypeUrl, publicKey),
+    };
+    seedKeys.set(id, key);
+  }
+  return key;
 }
 
 /** A dev account whose 24-word mnemonic comes from sha256(`weft-devnet/<seed>/<index>`). */
@@ -53,19 +83,16 @@ export function deriveAccount(options: {
   name?: string;
 }): DevAccount {
   const { seed, index, keyType, prefix } = options;
-  const mnemonic = Bip39.encode(sha256(encoder.encode(`weft-devnet/${seed}/${index}`))).toString();
-  const { privkey } = Slip10.derivePath(Slip10Curve.Secp256k1, mnemonicSeed(mnemonic), HD_PATHS[keyType]);
-  const publicKey = secp256k1.getPublicKey(privkey, true);
-  const pubKeyTypeUrl = keyType === 'secp256k1' ? SECP256K1_PUBKEY_TYPE : ETHSECP256K1_PUBKEY_TYPE;
-  const addressBytes = pubKeyToAddress(pubKeyTypeUrl, publicKey);
+  const key = seedKey(seed, index, keyType);
   return {
     name: options.name ?? `account${index}`,
-    mnemonic,
-    privateKey: `0x${Buffer.from(privkey).toString('hex')}`,
-    publicKey,
-    pubKeyTypeUrl,
-    address: toBech32(prefix, addressBytes),
-    hexAddress: toHexAddress(addressBytes),
+    mnemonic: key.mnemonic,
+    privateKey: key.privateKey,
+    // A copy: the account is the caller's to keep or change.
+    publicKey: Uint8Array.from(key.publicKey),
+    pubKeyTypeUrl: key.pubKeyTypeUrl,
+    address: toBech32(prefix, key.addressBytes),
+    hexAddress: toHexAddress(key.addressBytes),
     keyType,
   };
 }

@@ -12,20 +12,13 @@ import { loadIndexerConfig } from 'weft/indexer/config.js';
 import { type ProgressFigures, showCatchUp } from 'weft/indexer/progress.js';
 import { loadRouterConfig } from 'weft/router/config.js';
 import { ROUTER_SCHEMA } from 'weft/router/tracking/index.js';
-import { openStoreThread, type StoreThread } from 'weft/store/store-thread.js';
 import { createRegistryServer } from '../dev/registry-server.js';
 import { devSettings } from '../dev/settings.js';
 import { stackDashboardConfig, stackManifest, stackTable } from '../dev/stack.js';
-import {
-  chainStoreDir,
-  createStores,
-  openChainStore,
-  retireSharedStore,
-  routerStoreDir,
-} from '../dev/store.js';
+import { forgetAnotherRun, openDevStores } from '../dev/store.js';
 import { builtWalletDir, walletPage, walletPageConfig } from '../dev/wallet-page.js';
-import { type DevnetChain, startDevnet } from '../devnet.js';
-import type { ChainPlan } from '../network/plan.js';
+import { type Devnet, type DevnetChain, startDevnet } from '../devnet.js';
+import { type ChainPlan, networkPlan } from '../network/plan.js';
 import { fundsOpHooks, opHookFunderAccount } from '../opinit/op-hook-funder.js';
 import { configFileArgs, devnetOptions, PORT_BASE, prepareDevnet } from '../settings.js';
 
@@ -79,9 +72,10 @@ export async function runDev(argv: string[]): Promise<void> {
 }
 
 /**
- * Starts the parts in an order whose reverse is the shutdown's: the devnet, the stores, the indexers,
- * the APIs, the router. A signal thus first stops the router and the APIs taking requests, lets the
- * indexers commit their batch, closes the stores and then stops the devnet.
+ * Starts the parts in an order whose reverse is the shutdown's: the stores (in their threads, while
+ * the devnet starts), the devnet, the indexers, the APIs, the router. A signal thus first stops the
+ * router and the APIs taking requests, lets the indexers commit their batch, stops the devnet and
+ * then closes the stores.
  */
 async function startStack(
   settings: DevSettings,
@@ -91,40 +85,36 @@ async function startStack(
 ): Promise<Array<{ chainId: string; running: Promise<void>; figures: () => ProgressFigures }>> {
   // The manifest is written once the whole stack serves, with the indexers' and the router's URLs.
   const startSettings = { ...settings, manifest: '' };
-  const devnet = await listenOn(PORT_BASE, () =>
-    startDevnet({ ...devnetOptions(startSettings), logger: log('devnet') }),
+  // An indexer and its API follow each chain with a VM (the rollups, the L1); the external chains
+  // are served but not indexed. Their stores open in their threads while this one builds the chains.
+  const indexed = networkPlan(settings.network, settings.vms)
+    .filter((plan) => plan.role === 'rollup' || plan.role === 'l1')
+    .map((plan) => plan.chainId);
+  const opening = openDevStores(settings.dataDir, indexed, logger, (store) =>
+    shutdown.add(() => store.db.close()),
   );
+  // Read once the devnet is up; a failure meanwhile must not count as unhandled.
+  opening.catch(() => undefined);
+  let devnet: Devnet;
+  try {
+    devnet = await listenOn(PORT_BASE, () =>
+      startDevnet({ ...devnetOptions(startSettings), logger: log('devnet') }),
+    );
+  } catch (err) {
+    // Every store that opens is closed by the shutdown: wait for them first.
+    await opening.catch(() => undefined);
+    throw err;
+  }
   shutdown.add(() => devnet.close());
   await prepareDevnet(devnet, startSettings, logger);
 
-  // An indexer and its API follow each chain with a VM (the rollups, the L1); the external chains
-  // are served but not indexed.
   const chains = devnet.chains;
-  await retireSharedStore(settings.dataDir, logger);
-  await createStores(settings.dataDir, [
-    ...chains.map(({ chain }) => chainStoreDir(settings.dataDir, chain.info.chainId)),
-    routerStoreDir(settings.dataDir),
-  ]);
-  // Side by side, each in its thread; every store that opens is closed by the shutdown.
-  const opened = await Promise.allSettled([
-    ...chains.map(async (chain) => {
-      const store = await openChainStore(settings.dataDir, chain, logger);
-      shutdown.add(() => store.db.close());
-      return store;
-    }),
-    openStoreThread(routerStoreDir(settings.dataDir)).then((store) => {
-      shutdown.add(() => store.db.close());
-      return store;
-    }),
-  ]);
-  const stores: StoreThread[] = [];
-  for (const result of opened) {
-    if (result.status === 'rejected') throw result.reason;
-    stores.push(result.value);
-  }
-  const routerStore = stores.pop()!;
+  const { chains: stores, router: routerStore } = await opening;
+  const anotherRun = await Promise.all(
+    chains.map((chain, i) => forgetAnotherRun(stores[i]!.db, chain, logger)),
+  );
   // Transfers tracked on another run of the chains (kept in memory, another seed) can never be found.
-  if (opened.some((r) => r.status === 'fulfilled' && 'anotherRun' in r.value && r.value.anotherRun)) {
+  if (anotherRun.includes(true)) {
     logger.warn('the chains are another run: the router forgets the transfers it tracked');
     await routerStore.db.exec(`DROP SCHEMA IF EXISTS ${ROUTER_SCHEMA} CASCADE`);
   }

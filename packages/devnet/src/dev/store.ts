@@ -4,8 +4,16 @@ import { join } from 'node:path';
 import type { Logger } from 'weft/common/logger.js';
 import { type Db, schemaForChain } from 'weft/store/db.js';
 import { migrate } from 'weft/store/migrate.js';
-import { openStoreThread, type StoreThread } from 'weft/store/store-thread.js';
+import { compilePglite } from 'weft/store/pglite-db.js';
+import { openStoreThread, type StoreThread, type StoreThreadOptions } from 'weft/store/store-thread.js';
 import type { DevnetChain } from '../devnet.js';
+
+/**
+ * `shared_buffers` of the dev stack's stores, MB. At PostgreSQL's 128 a store thread took about 220 MB
+ * of resident memory, at 16 about 90 (five stores opened again, measured); a devnet's store is a few
+ * tens of MB, and the files under it stay in the system's page cache.
+ */
+const DEV_SHARED_BUFFERS_MB = 16;
 
 /**
  * The dev stack keeps each chain in an embedded store of its own, `<dataDir>/<schemaForChain(id)>`,
@@ -31,20 +39,39 @@ export async function retireSharedStore(dataDir: string, logger: Logger): Promis
 }
 
 /**
- * Creates the stores in `dirs` that do not exist yet, as copies of one new empty store. PGlite's
- * initdb takes seconds, and the thread that ran it keeps about half a gigabyte it no longer needs
- * (measured); run once in a thread that then ends, it costs neither per store.
+ * Creates the stores of `dirs` that do not exist yet, as copies of one new empty store: `plain` ones as
+ * initdb leaves it, `migrated` ones with weft's schema. PGlite's initdb takes seconds, and the thread
+ * that ran it keeps about half a gigabyte it no longer needs (measured); run once in a thread that then
+ * ends, it costs neither per store. Migrating a new store takes a second or two, also paid once.
  */
-export async function createStores(dataDir: string, dirs: string[]): Promise<void> {
+export async function createStores(
+  dataDir: string,
+  dirs: { plain: string[]; migrated: string[] },
+  options: StoreThreadOptions = {},
+): Promise<void> {
   if (dataDir.startsWith('memory://')) return;
-  const missing = dirs.filter((dir) => !existsSync(join(dir, 'PG_VERSION')));
-  if (missing.length === 0) return;
+  const missing = (list: string[]) => list.filter((dir) => !existsSync(join(dir, 'PG_VERSION')));
+  const plain = missing(dirs.plain);
+  const migrated = missing(dirs.migrated);
+  if (plain.length + migrated.length === 0) return;
   const empty = join(dataDir, '.empty-store');
+  const copyTo = async (targets: string[]) => {
+    for (const dir of targets) {
+      await rm(dir, { recursive: true, force: true });
+      await cp(empty, dir, { recursive: true });
+    }
+  };
   await rm(empty, { recursive: true, force: true });
-  await (await openStoreThread(empty)).db.close();
-  for (const dir of missing) {
-    await rm(dir, { recursive: true, force: true });
-    await cp(empty, dir, { recursive: true });
+  await (await openStoreThread(empty, options)).db.close();
+  await copyTo(plain);
+  if (migrated.length > 0) {
+    const { db } = await openStoreThread(empty, options);
+    try {
+      await migrate(db);
+    } finally {
+      await db.close();
+    }
+    await copyTo(migrated);
   }
   await rm(empty, { recursive: true, force: true });
 }
@@ -54,33 +81,81 @@ export function routerStoreDir(dataDir: string): string {
   return dataDir.startsWith('memory://') ? dataDir : join(dataDir, 'router');
 }
 
+export interface DevStores {
+  /** The store of each chain of `chainIds`, in that order, migrated. */
+  chains: StoreThread[];
+  router: StoreThread;
+}
+
 /**
- * A devnet chain's store, migrated (so its API answers from the start) and holding nothing but that
- * chain. The store outlives a devnet kept in memory or given another seed; an index of another run
- * of the chain is dropped and indexed afresh, as nothing else can reconcile it (the indexer resumes
- * after what it holds and would serve the old blocks). `anotherRun` says it was dropped.
+ * Opens the dev stack's stores side by side, each in its thread, before the chains are up (they need
+ * only the chain ids): the chains' stores, migrated (so their APIs answer from the start), and the
+ * router's. PGlite is compiled once for them all, and each runs with `DEV_SHARED_BUFFERS_MB`.
+ * `opened` gets every store as it opens, also when another fails, so that it can be closed.
+ */
+export async function openDevStores(
+  dataDir: string,
+  chainIds: string[],
+  logger: Logger,
+  opened: (store: StoreThread) => void,
+): Promise<DevStores> {
+  await retireSharedStore(dataDir, logger);
+  const options = { sharedBuffersMb: DEV_SHARED_BUFFERS_MB, wasm: await compilePglite() };
+  const dirs = chainIds.map((chainId) => chainStoreDir(dataDir, chainId));
+  await createStores(dataDir, { plain: [routerStoreDir(dataDir)], migrated: dirs }, options);
+  const open = async (dir: string) => {
+    const store = await openStoreThread(dir, options);
+    opened(store);
+    return store;
+  };
+  const stores = await Promise.allSettled([
+    ...dirs.map(async (dir) => {
+      const store = await open(dir);
+      await migrate(store.db);
+      return store;
+    }),
+    open(routerStoreDir(dataDir)),
+  ]);
+  const failed = stores.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
+  const all = stores.map((result) => (result as PromiseFulfilledResult<StoreThread>).value);
+  return { chains: all.slice(0, -1), router: all.at(-1)! };
+}
+
+/**
+ * A devnet chain's store, migrated and holding nothing but that chain (`forgetAnotherRun`).
+ * `anotherRun` says it held another run of the chain.
  */
 export async function openChainStore(
   dataDir: string,
   chain: DevnetChain,
   logger: Logger,
 ): Promise<StoreThread & { anotherRun: boolean }> {
-  const { chainId } = chain.chain.info;
-  const store = await openStoreThread(chainStoreDir(dataDir, chainId));
-  const { db } = store;
+  const store = await openStoreThread(chainStoreDir(dataDir, chain.chain.info.chainId));
   try {
-    await migrate(db);
-    const reason = await otherRun(db, chain);
-    if (reason) {
-      logger.warn({ chainId, reason }, 'the store holds another run of this chain: indexing it afresh');
-      await db.exec(`DROP SCHEMA ${db.schema} CASCADE; CREATE SCHEMA ${db.schema}`);
-      await migrate(db);
-    }
-    return { ...store, anotherRun: reason !== undefined };
+    await migrate(store.db);
+    return { ...store, anotherRun: await forgetAnotherRun(store.db, chain, logger) };
   } catch (err) {
-    await db.close();
+    await store.db.close();
     throw err;
   }
+}
+
+/**
+ * The store outlives a devnet kept in memory or given another seed; an index of another run of the
+ * chain is dropped and indexed afresh, as nothing else can reconcile it (the indexer resumes after
+ * what it holds and would serve the old blocks). Says whether it was dropped.
+ */
+export async function forgetAnotherRun(db: Db, chain: DevnetChain, logger: Logger): Promise<boolean> {
+  const reason = await otherRun(db, chain);
+  if (!reason) return false;
+  logger.warn(
+    { chainId: chain.chain.info.chainId, reason },
+    'the store holds another run of this chain: indexing it afresh',
+  );
+  await db.exec(`DROP SCHEMA ${db.schema} CASCADE; CREATE SCHEMA ${db.schema}`);
+  await migrate(db);
+  return true;
 }
 
 /** Why the indexed blocks are not this chain's (the last one is compared), or undefined if they are. */

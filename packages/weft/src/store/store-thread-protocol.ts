@@ -1,7 +1,15 @@
 import { BaseError } from '../common/errors.js';
+import type { PgliteWasm } from './pglite-db.js';
 import { RecordText } from './record-codec.js';
 import type { IndexedBlock, IndexedEvmTx, IndexedTx } from './records.js';
 import type { BlockWriterOptions } from './writer.js';
+
+/** What a store thread opens: its data folder, with `openPglite`'s memory settings. */
+export interface StoreThreadData {
+  dataDir: string;
+  sharedBuffersMb: number | undefined;
+  wasm: PgliteWasm | undefined;
+}
 
 /** The writer's methods, by the name the thread calls them by. */
 export type WriterMethod =

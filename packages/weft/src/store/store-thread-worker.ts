@@ -1,10 +1,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { type Db, openDb } from './db.js';
+import type { Db } from './db.js';
+import { openPglite } from './pglite-db.js';
 import {
   type BlockOnTheWire,
   blocksFromWire,
   type Request,
   type Response,
+  type StoreThreadData,
   toThreadError,
   type WriterMethod,
 } from './store-thread-protocol.js';
@@ -15,9 +17,10 @@ import { type BlockWriter, createBlockWriter } from './writer.js';
  * holds open and the writers it created, answering the parent's requests.
  */
 const port = parentPort!;
-const { dataDir } = workerData as { dataDir: string };
+const { dataDir, sharedBuffersMb, wasm } = workerData as StoreThreadData;
 
-const root = openDb({ dataDir });
+// PGlite itself, not `openDb`: a thread has no use for the PostgreSQL client `openDb` loads.
+const root = openPglite({ dataDir, schema: undefined, sharedBuffersMb, wasm });
 // Reported to the parent by its first request.
 root.catch(() => {});
 const schemas = new Map<string, Db>();

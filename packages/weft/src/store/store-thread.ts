@@ -1,12 +1,14 @@
 import { Worker } from 'node:worker_threads';
 import { BaseError, errorMessage } from '../common/errors.js';
 import type { Db } from './db.js';
+import type { PgliteWasm } from './pglite-db.js';
 import { assertSchemaName } from './schema-name.js';
 import {
   blocksToWire,
   fromThreadError,
   type Request,
   type Response,
+  type StoreThreadData,
   type WriterMethod,
 } from './store-thread-protocol.js';
 import type { BlockWriter, BlockWriterOptions } from './writer.js';
@@ -30,6 +32,10 @@ type Call = (request: Request) => Promise<unknown>;
 export interface StoreThreadOptions {
   /** Schema `db` works in, created if missing (default `public`), as `openDb`'s `schema`. */
   schema?: string;
+  /** The store's `shared_buffers`, MB (absent: the data folder's); see `openPglite`. */
+  sharedBuffersMb?: number;
+  /** PGlite's WebAssembly compiled once (`compilePglite`), shared with the thread instead of compiled there. */
+  wasm?: PgliteWasm;
 }
 
 // Compiled, the worker runs its JavaScript; from the TypeScript source (the tests), an entry that
@@ -44,9 +50,12 @@ export async function openStoreThread(
 ): Promise<StoreThread> {
   const schema = options.schema ?? 'public';
   assertSchemaName(schema);
-  const worker = new Worker(new URL(WORKER_ENTRY, import.meta.url), {
-    workerData: { dataDir },
-  });
+  const workerData: StoreThreadData = {
+    dataDir,
+    sharedBuffersMb: options.sharedBuffersMb,
+    wasm: options.wasm,
+  };
+  const worker = new Worker(new URL(WORKER_ENTRY, import.meta.url), { workerData });
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (err: unknown) => void }>();
   let nextId = 0;
   let closed = false;
