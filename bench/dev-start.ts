@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { NODE_FLAGS } from 'weft/cli/node-flags.js';
+import { DEV_NODE_FLAGS } from 'weft/cli/node-flags.js';
 import { cpuByPart } from './dev-profile.js';
 import { CLK_TCK, processCpuMs } from './ingest-cpu.js';
 
@@ -34,7 +34,7 @@ async function start(root: string, dir: string, nodeFlags: string[] = []): Promi
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    [...NODE_FLAGS, ...nodeFlags, 'packages/weft/bin/weft.js', 'dev'].concat(
+    [...DEV_NODE_FLAGS, ...nodeFlags, 'packages/weft/bin/weft.js', 'dev'].concat(
       ['--state-dir', join(dir, 'chains'), '--data-dir', join(dir, 'store')],
       ['--registry', join(dir, 'registry'), '--port-base', '0', '--api-port-base', '0'],
       ['--router-port', '0', '--dashboard-port', '0', '--registry-port', '0'],

@@ -4,7 +4,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { NODE_FLAGS } from 'weft/cli/node-flags.js';
+import { DEV_NODE_FLAGS } from 'weft/cli/node-flags.js';
 import { loadSettings, parse, type SettingsOf } from 'weft/common/config.js';
 import { runStart } from './dev-start.js';
 
@@ -99,7 +99,7 @@ const LINE =
   /^(\S+)\s+vm=(\S+)\s+height=(\d+) rpc=\S+ rest=\S+(?: json-rpc=\S+)? api=(http:\/\/127\.0\.0\.1:\d+)$/;
 
 function weft(args: string[]): ChildProcess {
-  return spawn(process.execPath, [...NODE_FLAGS, 'packages/weft/bin/weft.js', ...args], {
+  return spawn(process.execPath, [...DEV_NODE_FLAGS, 'packages/weft/bin/weft.js', ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

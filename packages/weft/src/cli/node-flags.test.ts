@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { NODE_FLAGS } from './node-flags.js';
+import { DEV_NODE_FLAGS, NODE_FLAGS } from './node-flags.js';
 
 const pkg = new URL('../../', import.meta.url);
 const root = new URL('../../../../', import.meta.url);
@@ -13,7 +13,9 @@ describe('node flags', () => {
     const { scripts } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {
       scripts: Record<string, string>;
     };
-    expect(scripts.start).toBe(`npm run build --silent && node ${flags} packages/weft/bin/weft.js dev`);
+    expect(scripts.start).toBe(
+      `npm run build --silent && node ${DEV_NODE_FLAGS.join(' ')} packages/weft/bin/weft.js dev`,
+    );
     expect(scripts.weft).toBe(`node ${flags} packages/weft/bin/weft.js`);
     // The API bench serves from its own process: it runs as `weft api` would.
     expect(scripts.bench).toBe(
