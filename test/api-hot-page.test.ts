@@ -83,7 +83,7 @@ describe('a hot page under 64 polling clients while the indexer writes (PostgreS
     await devnet?.close();
   });
 
-  it('answers every client, reads the store once per refresh and stays within a block of the store', async () => {
+  it('answers every client, reads the store per refresh rather than per client, and stays within a block of the store', async () => {
     // The store's indexed height as the clients see it, polled far faster than blocks come.
     let head = await indexedHeight(db);
     let polling = true;
@@ -152,8 +152,10 @@ describe('a hot page under 64 polling clients while the indexer writes (PostgreS
     expect([...statuses], api.output.join('')).toEqual([[200, answers.length]]);
 
     // One key, read again when a block lands or its TTL runs out: a read per client would be hundreds.
+    // An entry is stamped with the height read before its page: a block landing while the page is read
+    // may be in the page, yet the entry counts a block behind it, so that block can cost a second read.
     const reads = count('miss');
-    const refreshes = blocks + Math.ceil(DURATION_MS / LIST_TTL_MS);
+    const refreshes = 2 * blocks + Math.ceil(DURATION_MS / LIST_TTL_MS);
     expect(reads, JSON.stringify({ after, before, blocks })).toBeLessThanOrEqual(refreshes + 2);
     expect(count('shared') + count('stale') + count('hit')).toBeGreaterThan(reads);
     expect(count('stale')).toBeGreaterThan(0);
