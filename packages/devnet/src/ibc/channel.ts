@@ -1,6 +1,10 @@
 import type { Packet } from '@initia/initia.proto/ibc/core/channel/v1/channel.js';
-import { heightTimedOut, revisionNumber, timestampTimedOut } from 'weft/chain/ibc-timeout.js';
-import { heightString } from 'weft/protocol/ibc-events.js';
+import {
+  heightString,
+  heightTimedOut,
+  revisionNumber,
+  timestampTimedOut,
+} from 'weft/protocol/ibc-timeout.js';
 import { type AbciEvent, type TxContext, TxError } from '../types.js';
 import {
   recvPacketEvents as coreRecvPacketEvents,

@@ -1,5 +1,6 @@
 import type { Hex } from 'viem';
 import type { Logger } from 'weft/common/logger.js';
+import { erc20Denom } from 'weft/protocol/evm-denom.js';
 import { createOmnichainRelayer, type OmnichainRelayer } from '../relayers/omnichain.js';
 import { cosmosSide } from '../relayers/omnichain-cosmos.js';
 import { evmSide } from '../relayers/omnichain-evm.js';
@@ -99,7 +100,7 @@ export function omnichainRegistry(seed: string, members: OmnichainMember[]) {
     kind: m.kind,
     endpoint: m.kind === 'evm' ? endpoint : pkg,
     oft: m.kind === 'evm' ? oft : pkg,
-    denom: m.kind === 'evm' ? `evm/${oft.slice(2)}` : OMNI_MOVE_DENOM,
+    denom: m.kind === 'evm' ? erc20Denom(oft) : OMNI_MOVE_DENOM,
     symbol: OFT_SYMBOL,
     decimals: m.kind === 'evm' ? 18 : SHARED_DECIMALS,
     shared_decimals: SHARED_DECIMALS,

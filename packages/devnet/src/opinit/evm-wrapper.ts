@@ -7,6 +7,7 @@ import {
   keccak256,
   toHex,
 } from 'viem';
+import { erc20Denom } from 'weft/protocol/evm-denom.js';
 import { contractArtifacts } from '../evm/contracts.js';
 import { STD_ADDRESS } from '../evm/erc20-bank.js';
 import { execContextOf } from '../evm/keeper.js';
@@ -78,7 +79,7 @@ export function coinWrapperAsset(input: {
   wrapper: Hex;
   underlyingDenom: string;
 }): AssetJson {
-  const denom = `evm/${input.wrapper.slice(2)}`;
+  const denom = erc20Denom(input.wrapper);
   return {
     description: 'INIT bridged from the L1 through OPinit, wrapped 1:1 into an ERC20 on arrival',
     denom_units: [

@@ -1,10 +1,10 @@
 import type { Packet } from '@initia/initia.proto/ibc/core/channel/v1/channel.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { revisionNumber } from 'weft/chain/ibc-timeout.js';
 import { encodeAny } from 'weft/chain/registry.js';
 import type { Logger } from 'weft/common/logger.js';
 import { type AbciEvent, type Attributes, attributesOf } from 'weft/protocol/events.js';
-import { packetOfEvent, timeoutHeightOf } from 'weft/protocol/ibc-events.js';
+import { packetOfEvent } from 'weft/protocol/ibc-events.js';
+import { parseHeight, revisionNumber } from 'weft/protocol/ibc-timeout.js';
 import type { Chain } from '../chain.js';
 import {
   heightTimedOut,
@@ -71,7 +71,7 @@ function packetOf(a: Attributes): Packet {
     destinationPort: p.dstPort,
     destinationChannel: p.dstChannel,
     data: new Uint8Array(Buffer.from(p.dataHex, 'hex')),
-    timeoutHeight: timeoutHeightOf(p.timeoutHeight),
+    timeoutHeight: parseHeight(p.timeoutHeight),
     timeoutTimestamp: BigInt(p.timeoutTimestamp || '0'),
   };
 }

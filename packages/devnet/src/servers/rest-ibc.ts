@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { toBech32 } from 'weft/chain/address.js';
-import { revisionNumber } from 'weft/chain/ibc-timeout.js';
+import { revisionNumber } from 'weft/protocol/ibc-timeout.js';
 import { escrowAddressBytes, fullDenomPath, parseDenomTrace, traceHash } from 'weft/protocol/ics20.js';
 import { type ChannelEnd, getChannel, ibcKeys, listChannels } from '../ibc/core/store.js';
 import { denomTraceOf, listDenomTraces, transferKeys } from '../ibc/transfer/denom.js';

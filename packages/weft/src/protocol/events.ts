@@ -20,8 +20,3 @@ export function attributesOf(event: AbciEvent): Attributes {
   for (const a of event.attributes ?? []) out[a.key] = a.value ?? '';
   return out;
 }
-
-/** The attributes of the events of `type` among `events`, in order. */
-export function eventsOfType(events: readonly AbciEvent[], type: string): Attributes[] {
-  return events.filter((e) => e.type === type).map(attributesOf);
-}

@@ -1,4 +1,5 @@
 import type { Attributes } from './events.js';
+import { heightString, type IbcHeight } from './ibc-timeout.js';
 
 /**
  * The packet an ibc-go channel event names (`send_packet`, `recv_packet`, `write_acknowledgement`,
@@ -37,14 +38,6 @@ export function packetOfEvent(a: Attributes): PacketEvent {
   };
 }
 
-/** `<revision>-<height>` as numbers; `0-0` (no height timeout) for anything else. */
-export function timeoutHeightOf(text: string): { revisionNumber: bigint; revisionHeight: bigint } {
-  const match = /^(\d+)-(\d+)$/.exec(text);
-  return match
-    ? { revisionNumber: BigInt(match[1]!), revisionHeight: BigInt(match[2]!) }
-    : { revisionNumber: 0n, revisionHeight: 0n };
-}
-
 /** A packet as the channel keeper holds it (ibc-go `channeltypes.Packet`). */
 export interface ChannelPacket {
   sequence: bigint;
@@ -53,13 +46,9 @@ export interface ChannelPacket {
   destinationPort: string;
   destinationChannel: string;
   data: Uint8Array;
-  timeoutHeight?: { revisionNumber: bigint; revisionHeight: bigint };
+  timeoutHeight?: IbcHeight;
   timeoutTimestamp: bigint;
 }
-
-/** `clienttypes.Height.String()`: `<revision>-<height>`. */
-export const heightString = (h: { revisionNumber: bigint; revisionHeight: bigint } | undefined) =>
-  `${h?.revisionNumber ?? 0n}-${h?.revisionHeight ?? 0n}`;
 
 /** The attributes every packet event carries (`04-channel/keeper/events.go`): timeouts and route. */
 export function packetRouteAttributes(packet: ChannelPacket): Attributes {

@@ -8,12 +8,12 @@ import {
   MsgTimeoutResponse,
 } from '@initia/initia.proto/ibc/core/channel/v1/tx.js';
 import {
+  heightString,
   type IbcHeight,
   revisionNumber,
   heightTimedOut as timedOutAtHeight,
   timestampTimedOut as timedOutAtTime,
-} from 'weft/chain/ibc-timeout.js';
-import { heightString } from 'weft/protocol/ibc-events.js';
+} from 'weft/protocol/ibc-timeout.js';
 import { appendMsgIndex } from '../../events.js';
 import {
   type AbciEvent,

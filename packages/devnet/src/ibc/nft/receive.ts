@@ -1,8 +1,12 @@
 import type { Packet } from '@initia/initia.proto/ibc/core/channel/v1/channel.js';
-import { sha256 } from '@noble/hashes/sha2.js';
 import { bcs } from 'weft/chain/bcs.js';
 import { collectionAddress, padMoveAddress, STD_ADDRESS } from 'weft/chain/move-object.js';
-import { type decodePacketData, nftTransferClassId, prefixedClassId } from 'weft/protocol/ics721.js';
+import { pathHash } from 'weft/protocol/ics20.js';
+import {
+  type decodePacketData,
+  prefixedClassId,
+  voucherClassId as voucherClassIdOf,
+} from 'weft/protocol/ics721.js';
 import { event } from '../../events.js';
 import type { MoveExecutor } from '../../move/executor.js';
 import { accAddress } from '../../move/module.js';
@@ -62,10 +66,8 @@ export function receiveVoucherOnMove(
   const receiver = accAddress(data.receiver, chain.prefix);
   chain.auth?.ensure(ctx.store, data.receiver);
   const fullPath = prefixedClassId(packet.destinationPort, packet.destinationChannel, data.classId);
-  const traceHash = Buffer.from(sha256(new TextEncoder().encode(fullPath)))
-    .toString('hex')
-    .toUpperCase();
-  const voucherClassId = nftTransferClassId(packet.destinationPort, packet.destinationChannel, data.classId);
+  const traceHash = pathHash(fullPath);
+  const voucherClassId = voucherClassIdOf(fullPath);
   ctx.store.set(classTraceKey(traceHash), fullPath);
   events.push(event('class_trace', { trace_hash: traceHash, class_id: voucherClassId }));
 

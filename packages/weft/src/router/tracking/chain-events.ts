@@ -1,7 +1,7 @@
 import { decodeEventLog, type Hex, parseAbi, toEventSelector } from 'viem';
 import { type AbciEvent, type Attributes, attributesOf } from '../../protocol/events.js';
-import { packetOfEvent } from '../../protocol/ibc-events.js';
-import { decodeTransferData } from '../../protocol/ics20-packet.js';
+import { type PacketEvent, packetOfEvent } from '../../protocol/ibc-events.js';
+import { decodeTransferData, parseAck } from '../../protocol/ics20-packet.js';
 import { decodeOftMessage, decodePacket, type OmniPacket } from '../../protocol/omnichain.js';
 import {
   depositFinalized,
@@ -63,16 +63,19 @@ export interface PacketId {
 /** An event with the tx it happened in. */
 export type SeenEvent = TrackEvent & { tx: ChainTx };
 
-const packetIdOf = (a: Attributes): PacketId => {
-  const { srcPort, srcChannel, dstPort, dstChannel, sequence } = packetOfEvent(a);
-  return { srcPort, srcChannel, dstPort, dstChannel, sequence };
-};
+const packetIdOf = ({ srcPort, srcChannel, dstPort, dstChannel, sequence }: PacketEvent): PacketId => ({
+  srcPort,
+  srcChannel,
+  dstPort,
+  dstChannel,
+  sequence,
+});
 
-/** The error of an ICS-04 acknowledgement (`{"error": …}`), or undefined for a result. */
+/** The error of an ICS-04 acknowledgement (`{"error": …}`), or undefined for a result or unreadable bytes. */
 function ackErrorOf(ack: string): string | undefined {
   try {
-    const json = JSON.parse(ack) as { error?: string; result?: string };
-    return json.error !== undefined ? json.error || 'error acknowledgement' : undefined;
+    const parsed = parseAck(Buffer.from(ack));
+    return parsed.success ? undefined : parsed.value || 'error acknowledgement';
   } catch {
     return undefined;
   }
@@ -82,9 +85,9 @@ function ackErrorOf(ack: string): string | undefined {
  * The timeouts `send_packet` carries: `packet_timeout_height` as `<revision>-<height>` and
  * `packet_timeout_timestamp` in ns of the destination's block time; ibc-go writes `0-0` and `0` for none.
  */
-function timeoutsOf(a: Attributes): { timeoutHeight?: string; timeoutTimestamp?: string } {
+function timeoutsOf(packet: PacketEvent): { timeoutHeight?: string; timeoutTimestamp?: string } {
   const out: { timeoutHeight?: string; timeoutTimestamp?: string } = {};
-  const { timeoutHeight: height, timeoutTimestamp: timestamp } = packetOfEvent(a);
+  const { timeoutHeight: height, timeoutTimestamp: timestamp } = packet;
   if (/^\d+-\d+$/.test(height) && !/^0+-0+$/.test(height)) out.timeoutHeight = height;
   if (/^\d+$/.test(timestamp) && !/^0+$/.test(timestamp)) out.timeoutTimestamp = timestamp;
   return out;
@@ -114,24 +117,24 @@ export function eventsOfCosmosTx(events: readonly AbciEvent[]): TrackEvent[] {
   const out: TrackEvent[] = [];
   for (const event of events) {
     const ibc = IBC_TYPES[event.type];
+    const a = attributesOf(event);
     if (ibc) {
-      const a = attributesOf(event);
-      const data = ibc === 'ibc_send' ? { ...ics20Data(a.packet_data ?? ''), ...timeoutsOf(a) } : {};
+      const packet = packetOfEvent(a);
+      const data = ibc === 'ibc_send' ? { ...ics20Data(packet.data), ...timeoutsOf(packet) } : {};
       out.push({
         type: ibc,
-        packet: packetIdOf(a),
+        packet: packetIdOf(packet),
         ...data,
-        ackError: ibc === 'ibc_write_ack' ? ackErrorOf(a.packet_ack ?? '') : undefined,
+        ackError: ibc === 'ibc_write_ack' ? ackErrorOf(packet.ack) : undefined,
         msgIndex: a.msg_index,
       });
       continue;
     }
-    const omni = omnichainCosmosEvent(event);
+    const omni = omnichainCosmosEvent(event.type, a);
     if (omni) {
       out.push(omni);
       continue;
     }
-    const a = attributesOf(event);
     switch (event.type) {
       case 'initiate_token_deposit': {
         const { bridgeId, l1Sequence, l1Denom, l2Denom, amount } = depositInitiated(a);
@@ -166,9 +169,8 @@ export function eventsOfCosmosTx(events: readonly AbciEvent[]): TrackEvent[] {
 }
 
 /** The omnichain bridge's Move side emits its events with the EVM contracts' names and fields. */
-function omnichainCosmosEvent(event: AbciEvent): TrackEvent | undefined {
-  const a = attributesOf(event);
-  switch (event.type) {
+function omnichainCosmosEvent(type: string, a: Attributes): TrackEvent | undefined {
+  switch (type) {
     case 'PacketSent':
       return sentOfPayload(a.encodedPayload as Hex);
     case 'OFTSent':
@@ -176,7 +178,7 @@ function omnichainCosmosEvent(event: AbciEvent): TrackEvent | undefined {
     case 'PacketVerified':
     case 'PacketDelivered':
       return {
-        type: event.type === 'PacketVerified' ? 'omni_verified' : 'omni_delivered',
+        type: type === 'PacketVerified' ? 'omni_verified' : 'omni_delivered',
         srcEid: Number(a.srcEid),
         sender: bytes32(a.sender),
         nonce: String(a.nonce ?? ''),

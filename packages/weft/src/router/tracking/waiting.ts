@@ -1,4 +1,9 @@
-import { heightTimedOut, revisionNumber, timestampTimedOut } from '../../chain/ibc-timeout.js';
+import {
+  heightTimedOut,
+  parseHeight,
+  revisionNumber,
+  timestampTimedOut,
+} from '../../protocol/ibc-timeout.js';
 import { ibcHopState, type TransferOutcome } from './state.js';
 import type { Hop, IbcHop, TransferProgress } from './types.js';
 
@@ -53,11 +58,7 @@ export type WaitingFor =
  */
 export function ibcTimeoutPassed(hop: IbcHop, destination: string, clock: ChainClock): boolean {
   if (clock.height === 0) return false;
-  const [revision, height] = (hop.timeoutHeight ?? '').split('-');
-  const timeout =
-    revision !== undefined && height !== undefined
-      ? { revisionNumber: BigInt(revision), revisionHeight: BigInt(height) }
-      : undefined;
+  const timeout = parseHeight(hop.timeoutHeight ?? '');
   const own = { revisionNumber: revisionNumber(destination), revisionHeight: BigInt(clock.height) };
   return (
     heightTimedOut(timeout, own) ||

@@ -13,6 +13,18 @@ export function revisionNumber(chainId: string): bigint {
   return /^.*[^\n-]-[1-9][0-9]*$/.test(chainId) ? BigInt(chainId.slice(chainId.lastIndexOf('-') + 1)) : 0n;
 }
 
+/** `clienttypes.Height.String()`: `<revision>-<height>`; an absent height is `0-0`. */
+export const heightString = (h: IbcHeight | undefined) =>
+  `${h?.revisionNumber ?? 0n}-${h?.revisionHeight ?? 0n}`;
+
+/** `<revision>-<height>` as ibc-go's packet events write it; `0-0` (no height timeout) for anything else. */
+export function parseHeight(text: string): IbcHeight {
+  const match = /^(\d+)-(\d+)$/.exec(text);
+  return match
+    ? { revisionNumber: BigInt(match[1]!), revisionHeight: BigInt(match[2]!) }
+    : { revisionNumber: 0n, revisionHeight: 0n };
+}
+
 const isZero = (h: IbcHeight | undefined) =>
   (h?.revisionNumber ?? 0n) === 0n && (h?.revisionHeight ?? 0n) === 0n;
 
