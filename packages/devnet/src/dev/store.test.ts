@@ -9,7 +9,7 @@ import { createShutdown } from 'weft/common/shutdown.js';
 import type { Db } from 'weft/store/db.js';
 import type { Devnet } from '../devnet.js';
 import { testDevnet } from '../test-support/devnet.js';
-import { openChainStore } from './store.js';
+import { openDevStores } from './store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'weft-dev-store-'));
 const shutdown = createShutdown();
@@ -27,13 +27,13 @@ describe('the dev stack’s stores', () => {
       txsPerBlock: 0,
     });
     shutdown.add(() => devnet.close());
-    const [a, b] = (await Promise.all(
-      devnet.chains.map(async (chain) => {
-        const { db } = await openChainStore(join(dir, 'store'), chain, silentLogger());
-        shutdown.add(() => db.close());
-        return db;
-      }),
-    )) as [Db, Db];
+    const stores = await openDevStores(
+      join(dir, 'store'),
+      devnet.chains.map((chain) => chain.chain.info.chainId),
+      silentLogger(),
+      (store) => shutdown.add(() => store.db.close()),
+    );
+    const [a, b] = stores.chains.map((store) => store.db) as [Db, Db];
     const chainB = devnet.chains[1]!.chain.info;
     const config = loadApiConfig({
       argv: [],

@@ -123,25 +123,6 @@ export async function openDevStores(
 }
 
 /**
- * A devnet chain's store, migrated and holding nothing but that chain (`forgetAnotherRun`).
- * `anotherRun` says it held another run of the chain.
- */
-export async function openChainStore(
-  dataDir: string,
-  chain: DevnetChain,
-  logger: Logger,
-): Promise<StoreThread & { anotherRun: boolean }> {
-  const store = await openStoreThread(chainStoreDir(dataDir, chain.chain.info.chainId));
-  try {
-    await migrate(store.db);
-    return { ...store, anotherRun: await forgetAnotherRun(store.db, chain, logger) };
-  } catch (err) {
-    await store.db.close();
-    throw err;
-  }
-}
-
-/**
  * The store outlives a devnet kept in memory or given another seed; an index of another run of the
  * chain is dropped and indexed afresh, as nothing else can reconcile it (the indexer resumes after
  * what it holds and would serve the old blocks). Says whether it was dropped.
