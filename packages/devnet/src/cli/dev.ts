@@ -109,7 +109,10 @@ async function startStack(
   await prepareDevnet(devnet, startSettings, logger);
 
   const chains = devnet.chains;
-  const { chains: stores, router: routerStore } = await opening;
+  const opened = await opening;
+  const routerStore = opened.router;
+  // Each chain's store, by the id it was opened for.
+  const stores = chains.map((chain) => opened.chains[indexed.indexOf(chain.chain.info.chainId)]!);
   const anotherRun = await Promise.all(
     chains.map((chain, i) => forgetAnotherRun(stores[i]!.db, chain, logger)),
   );
