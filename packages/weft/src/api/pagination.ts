@@ -2,6 +2,7 @@ import { InvalidArgumentError } from '../common/errors.js';
 import { echo } from '../common/http.js';
 import type { Page, PageRequest } from '../store/read/page.js';
 import { DEFAULT_LIMIT, MAX_OFFSET } from './limits.js';
+import { asOfHeight } from './response-cache.js';
 
 /**
  * `pagination.*` query parameters. A key is opaque base64: our own keys hold a JSON cursor (e.g.
@@ -83,18 +84,20 @@ export function encodeKey(cursor: unknown): string {
 
 /**
  * The response object: `next_key` only when another page exists, `previous_key` for offset pages
- * (an offset key one page back), `total` as decimal text ("0" when not counted).
+ * (an offset key one page back), `total` as decimal text ("0" when not counted). It carries, unsent,
+ * the indexed height the page was read at, for the response cache.
  */
 export function paginationOf(
   page: Page<unknown, unknown>,
   request: PageRequest<unknown>,
 ): PaginationResponse {
   const offsetPage = request.after === undefined && request.offset > 0;
-  return {
+  const pagination = {
     previous_key: offsetPage ? encodeOffset(Math.max(0, request.offset - request.limit)) : null,
     next_key: page.next === null ? null : encodeKey(page.next),
     total: page.total ?? '0',
   };
+  return page.height === undefined ? pagination : asOfHeight(pagination, page.height);
 }
 
 const encodeOffset = (offset: number) => Buffer.from(String(offset)).toString('base64');

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { entryState, installResponseCache } from './response-cache.js';
+import { asOfHeight, entryState, installResponseCache } from './response-cache.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -11,6 +11,8 @@ async function listApp(options: {
   head?: () => number;
   /** The height a read begun now finds (default: `head`'s). */
   storeHead?: () => number;
+  /** Marks each answer's `pagination` with the height its read found, as list routes do. */
+  marked?: boolean;
 }) {
   const app = Fastify() as unknown as FastifyInstance;
   const state = { reads: 0, fail: false, version: 0 };
@@ -31,7 +33,8 @@ async function listApp(options: {
       const version = ++state.version;
       await sleep(options.readMs);
       if (state.fail) return reply.code(503).header('retry-after', '1').send({ code: 14, message: 'busy' });
-      return { version };
+      if (!options.marked) return { version };
+      return { version, pagination: asOfHeight({ total: '1' }, (options.storeHead ?? head)!()) };
     },
   );
   await app.ready();
@@ -121,6 +124,32 @@ describe('response cache', () => {
       Array(5).fill(['miss', '{"version":3}']),
     );
     expect([(await waiting).headers['x-cache'], made.state.reads]).toEqual(['miss', 3]);
+  });
+
+  it('stamps an entry with the height its page was read at, so a known height catching up to it costs no read', async () => {
+    let height = 10;
+    let store = 10;
+    const made = await listApp({
+      ttlMs: 10_000,
+      readMs: 30,
+      head: () => height,
+      storeHead: () => store,
+      marked: true,
+    });
+    app = made.app;
+    // The store is a block past the known height when the page is read: the page holds block 11.
+    store = 11;
+    const first = await app.inject('/list');
+    expect(first.body).toBe('{"version":1,"pagination":{"total":"1"}}');
+    height = 11;
+    const caughtUp = await many(app, 5);
+    expect(caughtUp.map((a) => a.headers['x-cache'])).toEqual(Array(5).fill('hit'));
+    expect(made.state.reads).toBe(1);
+    // A block past the page's: read again, once.
+    height = 12;
+    store = 12;
+    await many(app, 5);
+    expect(made.state.reads).toBe(2);
   });
 
   it('decides from the entry age and the head it was read at', () => {

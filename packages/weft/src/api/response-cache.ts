@@ -14,15 +14,18 @@ import type { IndexedHead } from './indexed-head.js';
  * key is in flight waits for that read and is answered what it got, an error included (errors are
  * never kept, so the next request reads again). Routes whose answers move with the chain
  * (`config.cacheFollowsHead`, the lists) are measured against the indexed height the API knows
- * (`IndexedHead`): an entry is served, fresh or past its TTL, while that height has not moved past the
- * height known when the entry's read began. Past its TTL, the request that finds it reads it again (a
- * miss) and the requests arriving while that one read runs are answered the entry (`stale`) instead of
- * waiting. The known height trails the store by a block at most, so such an answer is at most one block
- * behind what a fresh read would give. Once a block is known past the entry's, the entry is one block
- * behind the known height: the request that finds it reads the page again, and the requests arriving
- * while that read runs are answered the entry (`stale`) only when a height read begun after they came in
- * is still that one block past the entry's (one short read, shared by the requests arriving meanwhile),
- * else they wait for the read.
+ * (`IndexedHead`). Such an entry is stamped with the height its page was read at: the page's statement
+ * reads the indexed height in its own snapshot (`asOfHeight`), so the stamp is exactly the blocks the
+ * page holds, however the known height trailed the store. An entry is served, fresh or past its TTL,
+ * while the known height has not moved past its stamp. Past its TTL, the request that finds it reads it
+ * again (a miss) and the requests arriving while that one read runs are answered the entry (`stale`)
+ * instead of waiting. The known height trails the store by a block at most, so such an answer is at
+ * most one block behind what a fresh read would give. Once a block is known past the entry's, the entry
+ * is one block behind the known height: the request that finds it reads the page again, and the
+ * requests arriving while that read runs are answered the entry (`stale`) only when a height read begun
+ * after they came in is still that one block past the entry's (one short read, shared by the requests
+ * arriving meanwhile), else they wait for the read. So each key is read once per block and once per TTL
+ * in which no block came, whatever the number of clients.
  */
 export interface ResponseCacheOptions {
   enabled: boolean;
@@ -33,6 +36,25 @@ export interface ResponseCacheOptions {
   /** The indexed height the lists follow; absent: lists live their TTL and are never served stale. */
   head?: IndexedHead;
   onResult?: (result: CacheResult) => void;
+}
+
+const AS_OF_HEIGHT = Symbol('weft.asOfHeight');
+
+/**
+ * Marks a part of an answer (unsent: the property is a symbol, not enumerable) with the indexed height
+ * the store read it at, in the same snapshot. List routes mark their `pagination`; the cache then stamps
+ * the entry with that height rather than with the one it knew before the read.
+ */
+export function asOfHeight<T extends object>(part: T, height: number): T {
+  return Object.defineProperty(part, AS_OF_HEIGHT, { value: height });
+}
+
+/** The height an answer's `pagination` was marked with. */
+function heightOfAnswer(payload: unknown): number | undefined {
+  const pagination = (payload as { pagination?: unknown } | null)?.pagination;
+  if (typeof pagination !== 'object' || pagination === null) return undefined;
+  const height = (pagination as { [AS_OF_HEIGHT]?: unknown })[AS_OF_HEIGHT];
+  return typeof height === 'number' ? height : undefined;
 }
 
 /** `miss` is a store read; `shared` an answer from another request's read of the same key. */
@@ -198,11 +220,8 @@ export function installResponseCache(app: FastifyInstance, options: ResponseCach
           return send(reply, entry.body, 'stale');
       }
       if (!flight) {
-        // The entry's height, read before the page is: the page then holds at least that block, however
-        // far the known height trailed the store (a later block would otherwise find it two behind).
-        const at = head ? await head.heightAfter(performance.now()) : undefined;
-        if (flights.has(key)) continue;
-        lead(request, key, at ?? known);
+        // Stamped with the known height until the page says the height it was read at.
+        lead(request, key, known);
         return;
       }
       const answer = await flight.done;
@@ -213,6 +232,14 @@ export function installResponseCache(app: FastifyInstance, options: ResponseCach
         return replay(reply, answer);
       }
     }
+  });
+
+  // A list's page was read at a height, in the statement's snapshot: its entry is stamped with that one.
+  app.addHook('preSerialization', async (request: FastifyRequest, _reply: FastifyReply, payload: unknown) => {
+    const leader = leaders.get(request);
+    const height = leader?.head === undefined ? undefined : heightOfAnswer(payload);
+    if (leader && height !== undefined) leader.head = height;
+    return payload;
   });
 
   app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done) => {

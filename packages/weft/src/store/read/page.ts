@@ -22,17 +22,24 @@ export interface Page<R, C> {
   total: string | null;
   /** Cursor of the last row when another page exists. */
   next: C | null;
+  /**
+   * The indexed block height the page's statement saw (the same snapshot as its rows), when the page
+   * was read by one: what an answer built from it can be said to be as of.
+   */
+  height?: number;
 }
 
 export type Row = Record<string, unknown>;
 
 /**
- * `SELECT total, page.*`: the page is LEFT JOINed to a one-row total, so an empty page still
- * answers its total. `pageSql` must order and limit itself; `order` re-states the order outside.
+ * `SELECT total, height, page.*`: the page is LEFT JOINed to a one-row total, so an empty page still
+ * answers its total, and the indexed height, read in the statement's own snapshot. `pageSql` must
+ * order and limit itself; `order` re-states the order outside.
  */
 export function pageStatement(totalSql: string | null, pageSql: string, order: string): string {
   const total = totalSql === null ? 'NULL::int8' : `coalesce((${totalSql}), 0)::int8`;
-  return `SELECT ${total} AS page_total, p.* FROM (SELECT 1) one LEFT JOIN LATERAL (${pageSql}) p ON true ORDER BY ${order}`;
+  const height = `coalesce((SELECT height FROM progress WHERE name = 'block'), 0)::int8`;
+  return `SELECT ${total} AS page_total, ${height} AS page_height, p.* FROM (SELECT 1) one LEFT JOIN LATERAL (${pageSql}) p ON true ORDER BY ${order}`;
 }
 
 /** Splits the look-ahead row off and drops the null row an empty page leaves behind. */
@@ -44,6 +51,7 @@ export function toPage<R, C>(
   cursorOf: (row: Row) => C,
 ): Page<R, C> {
   const total = request.countTotal && rows[0] ? String(rows[0].page_total) : null;
+  const height = rows[0]?.page_height;
   const live = rows.filter(present);
   const more = live.length > request.limit;
   const kept = more ? live.slice(0, request.limit) : live;
@@ -51,6 +59,7 @@ export function toPage<R, C>(
     rows: kept.map(map),
     total,
     next: more ? cursorOf(kept[kept.length - 1]!) : null,
+    ...(height === undefined || height === null ? {} : { height: Number(height) }),
   };
 }
 
