@@ -15,6 +15,8 @@ import { CLK_TCK, processCpuMs } from './ingest-cpu.js';
  * (`--cpu-prof`, every thread), tells where the CPU goes, at start and idle.
  */
 export interface StartSettings {
+  /** `dev`: `weft dev`'s own traffic; `devnet`: the devnet's default (a block a second, 10 txs each). */
+  traffic: 'dev' | 'devnet';
   idleSeconds: number;
   settleSeconds: number;
   profile: boolean;
@@ -30,7 +32,9 @@ interface Run {
   cpuS: number;
 }
 
-async function start(root: string, dir: string, nodeFlags: string[] = []): Promise<Run> {
+const TRAFFIC_ARGS = { dev: [], devnet: ['--block-time', '1s', '--txs-per-block', '10'] };
+
+async function start(root: string, dir: string, s: StartSettings, nodeFlags: string[] = []): Promise<Run> {
   const started = performance.now();
   const child = spawn(
     process.execPath,
@@ -38,6 +42,7 @@ async function start(root: string, dir: string, nodeFlags: string[] = []): Promi
       ['--state-dir', join(dir, 'chains'), '--data-dir', join(dir, 'store')],
       ['--registry', join(dir, 'registry'), '--port-base', '0', '--api-port-base', '0'],
       ['--router-port', '0', '--dashboard-port', '0', '--registry-port', '0'],
+      TRAFFIC_ARGS[s.traffic],
     ),
     { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
   );
@@ -106,7 +111,7 @@ const r1 = (n: number) => Math.round(n * 10) / 10;
 export async function runStart(root: string, s: StartSettings) {
   const dir = mkdtempSync(join(tmpdir(), 'weft-bench-dev-start-'));
   try {
-    const cold = await start(root, dir);
+    const cold = await start(root, dir, s);
     let idleFigures: Awaited<ReturnType<typeof idle>>;
     let rss: { rss: number; peak: number };
     try {
@@ -116,9 +121,10 @@ export async function runStart(root: string, s: StartSettings) {
     } finally {
       await stop(cold.child);
     }
-    const warm = await start(root, dir);
+    const warm = await start(root, dir, s);
     await stop(warm.child);
     return {
+      traffic: s.traffic,
       cold_start: { table_s: r1(cold.tableS), cpu_s: r1(cold.cpuS) },
       warm_start: { table_s: r1(warm.tableS), cpu_s: r1(warm.cpuS) },
       idle: {
@@ -139,7 +145,7 @@ export async function runStart(root: string, s: StartSettings) {
 async function profiled(root: string, s: StartSettings) {
   const dir = mkdtempSync(join(tmpdir(), 'weft-bench-dev-profile-'));
   try {
-    const run = await start(root, dir, ['--cpu-prof', '--cpu-prof-dir', join(dir, 'profiles')]);
+    const run = await start(root, dir, s, ['--cpu-prof', '--cpu-prof-dir', join(dir, 'profiles')]);
     const from = run.tableS + s.settleSeconds;
     try {
       await sleep((s.settleSeconds + s.idleSeconds) * 1000);

@@ -57,6 +57,13 @@ const settings = {
     default: false,
     boolean: true,
   },
+  traffic: {
+    flag: 'traffic',
+    description:
+      "the stack's traffic: weft dev's own (dev) or the devnet's default (devnet: 1 s blocks of 10 txs)",
+    parse: parse.oneOf(['dev', 'devnet'] as const),
+    default: 'dev' as 'dev' | 'devnet',
+  },
   idleSeconds: {
     flag: 'idle-seconds',
     description: 'how long the idle stack is measured',

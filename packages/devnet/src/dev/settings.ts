@@ -5,6 +5,15 @@ import { devnetSettings } from '../settings.js';
 const devnet = devnetSettings;
 
 /**
+ * The stack's traffic: a block every 2 s with 2 generated txs on each chain, a quieter network than the
+ * devnet's own default (1 s, 10 txs). Every kind of traffic still shows (the rarest, IBC sends, about
+ * once a minute on each chain), and the whole stack idles at about a quarter of a core of a 2-core
+ * machine; at the devnet's rate it took three times as much (`npm run bench -- dev`). Both are flags.
+ */
+const DEV_BLOCK_TIME_MS = 2000;
+const DEV_TXS_PER_BLOCK = 2;
+
+/**
  * Settings of `weft dev`: the devnet's (same flags and environment names; the fault injection is left
  * out) and where the stack keeps its data. The indexers, APIs and the router take their defaults.
  */
@@ -15,9 +24,9 @@ export const devSettings = {
   opOutputInterval: devnet.opOutputInterval,
   opFinalizationPeriod: devnet.opFinalizationPeriod,
   seed: devnet.seed,
-  blockTime: devnet.blockTime,
+  blockTime: { ...devnet.blockTime, default: DEV_BLOCK_TIME_MS },
   accounts: devnet.accounts,
-  txsPerBlock: devnet.txsPerBlock,
+  txsPerBlock: { ...devnet.txsPerBlock, default: DEV_TXS_PER_BLOCK },
   stateDir: { ...devnet.stateDir, default: '.weft/dev/chains' },
   dataDir: {
     flag: 'data-dir',

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -16,6 +17,11 @@ export interface PgliteOptions {
   sharedBuffersMb?: number;
   /** PGlite's WebAssembly compiled by `compilePglite`: instances given it, in any thread, skip their own compile. */
   wasm?: PgliteWasm;
+  /**
+   * A store dumped by `dumpNewStore` (a gzipped tar of its data folder): a data folder that holds no
+   * store yet starts as a copy of it, instead of running initdb (seconds of WebAssembly).
+   */
+  template?: string;
 }
 
 /** A compiled `WebAssembly.Module` of PGlite (the ES library weft compiles with has no WebAssembly types). */
@@ -32,6 +38,22 @@ declare const WebAssembly: { compile(bytes: Uint8Array): Promise<PgliteWasm> };
 export async function compilePglite(): Promise<PgliteWasm> {
   const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
   return WebAssembly.compile(await readFile(join(dirname(entry), 'pglite.wasm')));
+}
+
+/**
+ * A new store, made in memory and handed to `fill` (e.g. to migrate it), dumped as a gzipped tar of its
+ * data folder: what `template` starts a new store as.
+ */
+export async function dumpNewStore(fill: (db: Db) => Promise<void>): Promise<Uint8Array> {
+  const pglite = await PGlite.create('memory://', { parsers, serializers });
+  try {
+    await pglite.exec(`SET TimeZone TO 'UTC'`);
+    await fill(sharedDb({ pglite, searchPath: 'public', turn: Promise.resolve() }, 'public', false));
+    const dump = await pglite.dumpDataDir('gzip');
+    return new Uint8Array(await dump.arrayBuffer());
+  } finally {
+    await pglite.close();
+  }
 }
 
 const parsers = {
@@ -58,8 +80,11 @@ interface Instance {
 }
 
 export async function openPglite(options: PgliteOptions): Promise<Db> {
-  if (!options.dataDir.startsWith('memory://')) await mkdir(options.dataDir, { recursive: true });
+  const onDisk = !options.dataDir.startsWith('memory://');
+  if (onDisk) await mkdir(options.dataDir, { recursive: true });
+  const fresh = !onDisk || !existsSync(join(options.dataDir, 'PG_VERSION'));
   const pglite = await PGlite.create(options.dataDir, {
+    ...(options.template && fresh ? { loadDataDir: new Blob([await readFile(options.template)]) } : {}),
     parsers,
     serializers,
     ...(options.sharedBuffersMb === undefined

@@ -9,6 +9,7 @@ export interface StoreThreadData {
   dataDir: string;
   sharedBuffersMb: number | undefined;
   wasm: PgliteWasm | undefined;
+  template: string | undefined;
 }
 
 /** The writer's methods, by the name the thread calls them by. */

@@ -17,10 +17,10 @@ import { type BlockWriter, createBlockWriter } from './writer.js';
  * holds open and the writers it created, answering the parent's requests.
  */
 const port = parentPort!;
-const { dataDir, sharedBuffersMb, wasm } = workerData as StoreThreadData;
+const { dataDir, sharedBuffersMb, wasm, template } = workerData as StoreThreadData;
 
 // PGlite itself, not `openDb`: a thread has no use for the PostgreSQL client `openDb` loads.
-const root = openPglite({ dataDir, schema: undefined, sharedBuffersMb, wasm });
+const root = openPglite({ dataDir, schema: undefined, sharedBuffersMb, wasm, template });
 // Reported to the parent by its first request.
 root.catch(() => {});
 const schemas = new Map<string, Db>();

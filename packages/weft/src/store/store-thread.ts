@@ -36,6 +36,8 @@ export interface StoreThreadOptions {
   sharedBuffersMb?: number;
   /** PGlite's WebAssembly compiled once (`compilePglite`), shared with the thread instead of compiled there. */
   wasm?: PgliteWasm;
+  /** A dumped store a new store starts as (see `openPglite`). */
+  template?: string;
 }
 
 // Compiled, the worker runs its JavaScript; from the TypeScript source (the tests), an entry that
@@ -54,6 +56,7 @@ export async function openStoreThread(
     dataDir,
     sharedBuffersMb: options.sharedBuffersMb,
     wasm: options.wasm,
+    template: options.template,
   };
   const worker = new Worker(new URL(WORKER_ENTRY, import.meta.url), { workerData });
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (err: unknown) => void }>();
