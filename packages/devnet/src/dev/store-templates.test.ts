@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrate } from 'weft/store/migrate.js';
 import { openStoreThread } from 'weft/store/store-thread.js';
+import { createStores } from './store.js';
 import { storeTemplates, templateKey } from './store-templates.js';
 
 /** Where the package's build leaves the templates (the tests run the source, which has none). */
@@ -45,6 +46,22 @@ describe('the dev stack’s store templates', () => {
       expect(await tables(again.db)).toEqual([]);
     } finally {
       await again.db.close();
+    }
+  }, 60_000);
+
+  it('make the dev stack’s new stores, as initdb and the migrations would', async () => {
+    const data = join(dir, 'made');
+    const [plain, migrated] = [join(data, 'router'), join(data, 'chain_a')];
+    await createStores(data, { plain: [plain], migrated: [migrated] }, {}, storeTemplates(BUILT));
+    const router = await openStoreThread(plain);
+    const chain = await openStoreThread(migrated);
+    try {
+      expect(await tables(router.db)).toEqual([]);
+      expect(await migrate(chain.db)).toEqual({ applied: [] });
+      expect(await tables(chain.db)).toEqual(expect.arrayContaining(['block', 'tx']));
+    } finally {
+      await router.db.close();
+      await chain.db.close();
     }
   }, 60_000);
 

@@ -7,7 +7,7 @@ import { migrate } from 'weft/store/migrate.js';
 import { compilePglite } from 'weft/store/pglite-db.js';
 import { openStoreThread, type StoreThread, type StoreThreadOptions } from 'weft/store/store-thread.js';
 import type { DevnetChain } from '../devnet.js';
-import { storeTemplates } from './store-templates.js';
+import { type StoreTemplates, storeTemplates } from './store-templates.js';
 
 /**
  * `shared_buffers` of the dev stack's stores, MB. At PostgreSQL's 128 a store thread took about 220 MB
@@ -40,43 +40,64 @@ export async function retireSharedStore(dataDir: string, logger: Logger): Promis
 }
 
 /**
- * Creates the stores of `dirs` that do not exist yet, as copies of one new empty store: `plain` ones as
- * initdb leaves it, `migrated` ones with weft's schema. PGlite's initdb takes seconds, and the thread
- * that ran it keeps about half a gigabyte it no longer needs (measured); run once in a thread that then
- * ends, it costs neither per store. Migrating a new store takes a second or two, also paid once.
+ * Creates the stores of `dirs` that do not exist yet, as copies of a new empty store: `plain` ones as
+ * initdb leaves it, `migrated` ones with weft's schema. Each empty store is made in a thread that then
+ * ends: the thread that ran initdb, or unpacked a template, keeps a few hundred MB it no longer needs
+ * (measured), so neither is done in the store's own thread. With `templates` (built with the package,
+ * `store-templates.ts`) each empty store is a template unpacked, the two side by side; without them
+ * one is made by initdb (seconds of WebAssembly), copied, then migrated (a second or two) and copied.
  */
 export async function createStores(
   dataDir: string,
   dirs: { plain: string[]; migrated: string[] },
   options: StoreThreadOptions = {},
+  templates?: StoreTemplates,
 ): Promise<void> {
   if (dataDir.startsWith('memory://')) return;
   const missing = (list: string[]) => list.filter((dir) => !existsSync(join(dir, 'PG_VERSION')));
   const plain = missing(dirs.plain);
   const migrated = missing(dirs.migrated);
   if (plain.length + migrated.length === 0) return;
-  const empty = join(dataDir, '.empty-store');
   // Side by side: a copy is a thousand small files, and copies one after another took twice as long.
-  const copyTo = (targets: string[]) =>
+  const copyTo = (empty: string, targets: string[]) =>
     Promise.all(
       targets.map(async (dir) => {
         await rm(dir, { recursive: true, force: true });
         await cp(empty, dir, { recursive: true });
       }),
     );
-  await rm(empty, { recursive: true, force: true });
-  await (await openStoreThread(empty, options)).db.close();
-  await copyTo(plain);
-  if (migrated.length > 0) {
-    const { db } = await openStoreThread(empty, options);
+  /** Opens a store in `dir` (new: unpacked from `template`, or made by initdb), migrated or not. */
+  const make = async (dir: string, template: string | undefined, migrated: boolean) => {
+    const { db } = await openStoreThread(dir, { ...options, template });
     try {
-      await migrate(db);
+      if (migrated) await migrate(db);
     } finally {
       await db.close();
     }
-    await copyTo(migrated);
+  };
+  const empty = (kind: string) => join(dataDir, `.empty-store-${kind}`);
+  const remove = (dir: string) => rm(dir, { recursive: true, force: true });
+
+  if (templates) {
+    const fromTemplate = async (kind: 'plain' | 'migrated', targets: string[]) => {
+      if (targets.length === 0) return;
+      await remove(empty(kind));
+      await make(empty(kind), templates[kind], false);
+      await copyTo(empty(kind), targets);
+      await remove(empty(kind));
+    };
+    await Promise.all([fromTemplate('plain', plain), fromTemplate('migrated', migrated)]);
+    return;
   }
-  await rm(empty, { recursive: true, force: true });
+  const one = empty('initdb');
+  await remove(one);
+  await make(one, undefined, false);
+  await copyTo(one, plain);
+  if (migrated.length > 0) {
+    await make(one, undefined, true);
+    await copyTo(one, migrated);
+  }
+  await remove(one);
 }
 
 /** The router's store of the dev stack, `<dataDir>/router`, beside the chains' (never a chain's name). */
@@ -93,9 +114,8 @@ export interface DevStores {
 /**
  * Opens the dev stack's stores side by side, each in its thread, before the chains are up (they need
  * only the chain ids): the chains' stores, migrated (so their APIs answer from the start), and the
- * router's. PGlite is compiled once for them all, and each runs with `DEV_SHARED_BUFFERS_MB`. A new
- * store starts as a copy of a template built with the package (`store-templates.ts`), or else is made
- * by `createStores`.
+ * router's. PGlite is compiled once for them all, and each runs with `DEV_SHARED_BUFFERS_MB`. New
+ * stores are made by `createStores`, from the templates built with the package when they are current.
  * `opened` gets every store as it opens, also when another fails, so that it can be closed.
  */
 export async function openDevStores(
@@ -107,22 +127,24 @@ export async function openDevStores(
   await retireSharedStore(dataDir, logger);
   const options = { sharedBuffersMb: DEV_SHARED_BUFFERS_MB, wasm: await compilePglite() };
   const dirs = chainIds.map((chainId) => chainStoreDir(dataDir, chainId));
-  // Built with the package: a new store starts as a copy of one, in its own thread. Without them, the
-  // new stores are made here first.
-  const templates = storeTemplates();
-  if (!templates) await createStores(dataDir, { plain: [routerStoreDir(dataDir)], migrated: dirs }, options);
-  const open = async (dir: string, template: string | undefined) => {
-    const store = await openStoreThread(dir, { ...options, template });
+  await createStores(
+    dataDir,
+    { plain: [routerStoreDir(dataDir)], migrated: dirs },
+    options,
+    storeTemplates(),
+  );
+  const open = async (dir: string) => {
+    const store = await openStoreThread(dir, options);
     opened(store);
     return store;
   };
   const stores = await Promise.allSettled([
     ...dirs.map(async (dir) => {
-      const store = await open(dir, templates?.migrated);
+      const store = await open(dir);
       await migrate(store.db);
       return store;
     }),
-    open(routerStoreDir(dataDir), templates?.plain),
+    open(routerStoreDir(dataDir)),
   ]);
   const failed = stores.find((result) => result.status === 'rejected');
   if (failed) throw failed.reason;
