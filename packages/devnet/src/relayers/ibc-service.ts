@@ -5,6 +5,7 @@ import { ibcRelayerAccount, networkChannels } from '../ibc/network-module.js';
 import type { NetworkService } from '../network/services.js';
 import { feeAsset } from '../registry/entries.js';
 import type { AssetJson, RegistryContribution } from '../registry/types.js';
+import { relayerPollMs } from './cadence.js';
 import { registerErc20Listing } from './erc20-listing.js';
 import { createIbcRelayer } from './ibc.js';
 
@@ -27,6 +28,7 @@ export const ibcService: NetworkService = {
         chain: c.chain,
         signer: ibcRelayerAccount(ctx.seed, c.accounts[0]!.keyType, c.chain.info.bech32Prefix),
       })),
+      pollMs: relayerPollMs(ctx.blockTimeMs),
       logger: ctx.logger,
     });
     ctx.control.registerRelayer({

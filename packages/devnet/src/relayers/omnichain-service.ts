@@ -2,6 +2,7 @@ import { ControlError } from '../control/server.js';
 import type { NetworkService } from '../network/services.js';
 import { networkOmnichainMembers } from '../omnichain/network-module.js';
 import { createOmnichainRelayerFor, omnichainRegistry } from '../omnichain/wiring.js';
+import { relayerPollMs } from './cadence.js';
 
 /**
  * The omnichain verifier/executor over the members' node surfaces, as the control surface's `omnichain`
@@ -16,7 +17,12 @@ export const omnichainService: NetworkService = {
       const chain = ctx.chains.find((c) => c.chain.info.chainId === member.chainId)!;
       return { member, chain, info: chain.chain.info, urls: chain.urls as { rpc: string; rest: string } };
     });
-    const relayer = createOmnichainRelayerFor({ seed: ctx.seed, chains, logger: ctx.logger });
+    const relayer = createOmnichainRelayerFor({
+      seed: ctx.seed,
+      chains,
+      pollMs: relayerPollMs(ctx.blockTimeMs),
+      logger: ctx.logger,
+    });
     ctx.control.registerRelayer({
       name: 'omnichain',
       description: `OFT packets between ${members.map((m) => m.chainId).join(', ')}`,
