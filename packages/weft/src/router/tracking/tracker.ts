@@ -121,6 +121,8 @@ export async function startTracker(options: TrackerOptions): Promise<Tracker> {
   // Rounds run one after another; asks made while one waits to start join it (a burst of tracks is one round).
   let queued: Promise<void> | undefined;
   const claimNow = () => {
+    // A track that was in flight when the tracker stopped starts no round: the store may be closing.
+    if (stopped) return claiming;
     if (queued) return queued;
     const round = claiming.then(() => {
       queued = undefined;
