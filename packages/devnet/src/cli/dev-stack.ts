@@ -15,7 +15,7 @@ import { createRegistryServer } from '../dev/registry-server.js';
 import { stackDashboardConfig, stackManifest, stackTable } from '../dev/stack.js';
 import { type DevStores, forgetAnotherRun } from '../dev/store.js';
 import { builtWalletDir, walletPage, walletPageConfig } from '../dev/wallet-page.js';
-import { type Devnet, type DevnetChain, startDevnet } from '../devnet.js';
+import { type DevnetChain, startDevnet } from '../devnet.js';
 import type { ChainPlan } from '../network/plan.js';
 import { fundsOpHooks, opHookFunderAccount } from '../opinit/op-hook-funder.js';
 import { devnetOptions, PORT_BASE, prepareDevnet } from '../settings.js';
@@ -37,16 +37,10 @@ export async function startStack(
   // The manifest is written once the whole stack serves, with the indexers' and the router's URLs.
   const startSettings = { ...settings, manifest: '' };
   const { indexed, opening } = stores;
-  let devnet: Devnet;
-  try {
-    devnet = await listenOn(PORT_BASE, () =>
-      startDevnet({ ...devnetOptions(startSettings), logger: log('devnet') }),
-    );
-  } catch (err) {
-    // Every store that opens is closed by the shutdown: wait for them first.
-    await opening.catch(() => undefined);
-    throw err;
-  }
+  // A failure from here on reaches `runDev`, which lets the stores finish opening before it stops them.
+  const devnet = await listenOn(PORT_BASE, () =>
+    startDevnet({ ...devnetOptions(startSettings), logger: log('devnet') }),
+  );
   shutdown.add(() => devnet.close());
   await prepareDevnet(devnet, startSettings, logger);
 

@@ -66,11 +66,11 @@ export async function createStores(
         await cp(empty, dir, { recursive: true });
       }),
     );
-  /** Opens a store in `dir` (new: unpacked from `template`, or made by initdb), migrated or not. */
-  const make = async (dir: string, template: string | undefined, migrated: boolean) => {
+  /** Opens a store in `dir` (new: unpacked from `template`, or made by initdb), migrating it or not. */
+  const make = async (dir: string, template: string | undefined, migrating: boolean) => {
     const { db } = await openStoreThread(dir, { ...options, template });
     try {
-      if (migrated) await migrate(db);
+      if (migrating) await migrate(db);
     } finally {
       await db.close();
     }

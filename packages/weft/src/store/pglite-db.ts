@@ -82,9 +82,13 @@ interface Instance {
 export async function openPglite(options: PgliteOptions): Promise<Db> {
   const onDisk = !options.dataDir.startsWith('memory://');
   if (onDisk) await mkdir(options.dataDir, { recursive: true });
-  const fresh = !onDisk || !existsSync(join(options.dataDir, 'PG_VERSION'));
+  // A template is for a new store only: one that exists is opened as it is.
+  const template =
+    options.template && (!onDisk || !existsSync(join(options.dataDir, 'PG_VERSION')))
+      ? options.template
+      : undefined;
   const pglite = await PGlite.create(options.dataDir, {
-    ...(options.template && fresh ? { loadDataDir: new Blob([await readFile(options.template)]) } : {}),
+    ...(template ? { loadDataDir: new Blob([await readFile(template)]) } : {}),
     parsers,
     serializers,
     ...(options.sharedBuffersMb === undefined
