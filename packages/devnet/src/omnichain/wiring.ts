@@ -70,6 +70,7 @@ export function createOmnichainRelayerFor(options: {
             jsonRpc: urls.jsonRpc!,
             endpoint,
             privateKey: evmOperator.privateKey as Hex,
+            ...(options.pollMs !== undefined ? { waitPollMs: options.pollMs } : {}),
             ...(options.fromGenesis ? { fromBlock: 1n } : {}),
           })
         : cosmosSide({
@@ -80,6 +81,7 @@ export function createOmnichainRelayerFor(options: {
             operator: omnichainOperator(options.seed, 'secp256k1', info.bech32Prefix),
             feeDenom: info.denom,
             minGasPrice: info.minGasPrice,
+            ...(options.pollMs !== undefined ? { waitPollMs: options.pollMs } : {}),
             ...(options.fromGenesis ? { fromHeight: 1 } : {}),
           }),
     ),

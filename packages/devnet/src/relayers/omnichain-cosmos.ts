@@ -19,12 +19,14 @@ export interface CosmosSideOptions {
   operator: DevAccount;
   feeDenom: string;
   minGasPrice: number;
+  /** How often a broadcast tx is looked for in the chain's blocks (default 50 ms). */
+  waitPollMs?: number;
   /** First height to read (default: the current one). */
   fromHeight?: number;
 }
 
 const GAS_LIMIT = 400_000n;
-const POLL_MS = 50;
+const WAIT_POLL_MS = 50;
 const COMMIT_TIMEOUT_MS = 60_000;
 
 const u32 = (v: number) => Uint8Array.of(v & 0xff, (v >>> 8) & 0xff, (v >>> 16) & 0xff, (v >>> 24) & 0xff);
@@ -87,7 +89,7 @@ export function cosmosSide(options: CosmosSideOptions): OmnichainSide {
       const found = await c.tx({ hash }).catch(() => undefined);
       if (found) return found.result;
       if (Date.now() > deadline) throw new Error('not committed in time');
-      await new Promise((r) => setTimeout(r, POLL_MS));
+      await new Promise((r) => setTimeout(r, options.waitPollMs ?? WAIT_POLL_MS));
     }
   };
 

@@ -9,6 +9,7 @@ import {
   http,
   parseEventLogs,
   sliceHex,
+  TransactionReceiptNotFoundError,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { decodePacket, type OmniPacket, payloadHash } from 'weft/protocol/omnichain.js';
@@ -23,13 +24,15 @@ export interface EvmSideOptions {
   endpoint: Hex;
   /** The relayer's own key: it is the endpoint's verifier and executor. */
   privateKey: Hex;
+  /** How often a sent tx's receipt is looked for (default 50 ms). */
+  waitPollMs?: number;
   /** First block to read (default: the current one). */
   fromBlock?: bigint;
 }
 
 const VERIFY_GAS = 300_000n;
 const DELIVER_GAS = 1_500_000n;
-const POLL_MS = 50;
+const WAIT_POLL_MS = 50;
 const RECEIPT_TIMEOUT_MS = 60_000;
 
 /** An EVM chain seen over its JSON-RPC, with txs signed by the relayer's key as a wallet signs them. */
@@ -42,9 +45,27 @@ export function evmSide(options: EvmSideOptions): OmnichainSide {
     rpcUrls: { default: { http: [options.jsonRpc] } },
   });
   const transport = http(options.jsonRpc);
-  const client = createPublicClient({ chain, transport, pollingInterval: POLL_MS });
+  const client = createPublicClient({ chain, transport });
+  const waitPollMs = options.waitPollMs ?? WAIT_POLL_MS;
   const wallet = createWalletClient({ chain, transport, account: privateKeyToAccount(options.privateKey) });
   let next = options.fromBlock;
+
+  /**
+   * The receipt of a sent tx, asked for every `waitPollMs` until its block is made: one call a poll, where
+   * viem's `waitForTransactionReceipt` also reads the head and the tx itself.
+   */
+  const receiptOf = async (hash: Hex) => {
+    const deadline = Date.now() + RECEIPT_TIMEOUT_MS;
+    for (;;) {
+      const receipt = await client.getTransactionReceipt({ hash }).catch((err: unknown) => {
+        if (err instanceof TransactionReceiptNotFoundError) return undefined;
+        throw err;
+      });
+      if (receipt) return receipt;
+      if (Date.now() > deadline) throw new Error(`no receipt for ${hash} within ${RECEIPT_TIMEOUT_MS} ms`);
+      await new Promise((r) => setTimeout(r, waitPollMs));
+    }
+  };
 
   const origin = (p: OmniPacket) => ({ srcEid: p.srcEid, sender: p.sender, nonce: p.nonce });
   const receiver = (p: OmniPacket) => getAddress(sliceHex(p.receiver, 12));
@@ -101,7 +122,7 @@ export function evmSide(options: EvmSideOptions): OmnichainSide {
         sent.map(async (hash): Promise<RelayResult> => {
           if (hash instanceof Error) return { ok: false, error: hash.message };
           try {
-            const receipt = await client.waitForTransactionReceipt({ hash, timeout: RECEIPT_TIMEOUT_MS });
+            const receipt = await receiptOf(hash);
             if (receipt.status !== 'success') return { ok: false, txHash: hash, error: 'reverted' };
             const events = parseEventLogs({ abi, logs: receipt.logs }).map((e) => e.eventName);
             return {
