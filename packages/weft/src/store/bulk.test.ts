@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { insertRows, rowsFrom } from './bulk.js';
+import { insertRows, insertRowsTogether, rowsFrom } from './bulk.js';
 import { testBackends, useTestDb } from './test-support/backends.js';
 
 const backends = await testBackends();
@@ -31,6 +31,41 @@ describe.each(backends)('bulk rows on %s', (backend) => {
       ['4', large, 'd', null],
       ['5', data[4], 'e', more[4]],
     ]);
+  });
+
+  it('write several tables in one statement, their parameters numbered in turn; a table with no rows is left out', async () => {
+    const db = await testDb.fresh({ migrate: false });
+    await db.exec(
+      'CREATE TABLE tally (name text PRIMARY KEY, n int8); CREATE TABLE blob_row (id int8, data bytea)',
+    );
+    await db.exec(`INSERT INTO tally VALUES ('a', 5)`);
+    const statements: string[] = [];
+    const spy = {
+      ...db,
+      query: ((sql: string, params?: unknown[]) => {
+        statements.push(sql);
+        return db.query(sql, params);
+      }) as typeof db.query,
+    };
+    await insertRowsTogether(spy, [
+      {
+        table: 'tally',
+        columns: { name: ['text', ['a', 'b']], n: ['int8', [2, 3]] },
+        suffix: 'ON CONFLICT (name) DO UPDATE SET n = t.n + EXCLUDED.n',
+      },
+      { table: 'blob_row', columns: { id: ['int8', []], data: ['bytea', []] } },
+      { table: 'blob_row', columns: { id: ['int8', [7]], data: ['bytea', [Buffer.from([1, 2])]] } },
+    ]);
+    await insertRowsTogether(spy, [
+      { table: 'blob_row', columns: { id: ['int8', []], data: ['bytea', []] } },
+    ]);
+    expect(statements).toHaveLength(1);
+    expect(await db.query('SELECT name, n::int FROM tally ORDER BY name')).toEqual([
+      { name: 'a', n: 7 },
+      { name: 'b', n: 3 },
+    ]);
+    const [blob] = await db.query<{ id: string; data: Buffer }>('SELECT id, data FROM blob_row');
+    expect([blob!.id, Buffer.from(blob!.data)]).toEqual(['7', Buffer.from([1, 2])]);
   });
 
   it('give a derived table whose columns custom SQL can name, as the block insert does', async () => {

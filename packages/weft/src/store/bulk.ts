@@ -127,12 +127,36 @@ function arrayLiteral(type: ColumnType, values: readonly unknown[]): string {
 
 /** `INSERT INTO table (...) SELECT ... FROM ROWS FROM (...) [suffix]`; nothing is sent for zero rows. */
 export async function insertRows(db: Db, table: string, columns: Columns, suffix = ''): Promise<void> {
-  const rows = rowsFrom(columns);
-  if (rows.length === 0) return;
-  await db.query(
-    `INSERT INTO ${table} AS t (${rows.names.join(', ')}) SELECT ${rows.select} FROM ${rows.from} ${suffix}`,
-    rows.params,
-  );
+  await insertRowsTogether(db, [{ table, columns, suffix }]);
+}
+
+export interface RowsInsert {
+  table: string;
+  columns: Columns;
+  /** `ON CONFLICT ...`, after the rows. */
+  suffix?: string;
+}
+
+/**
+ * Inserts into several tables in one statement, each but the last a data-modifying `WITH` query: one
+ * round trip and one plan, where a statement apiece cost each its own (most of a small write's time on
+ * PGlite). An insert with no rows is left out; nothing is sent when none has any.
+ */
+export async function insertRowsTogether(db: Db, inserts: readonly RowsInsert[]): Promise<void> {
+  const statements: string[] = [];
+  const params: unknown[] = [];
+  for (const { table, columns, suffix = '' } of inserts) {
+    const rows = rowsFrom(columns, 'r', params.length + 1);
+    if (rows.length === 0) continue;
+    params.push(...rows.params);
+    statements.push(
+      `INSERT INTO ${table} AS t (${rows.names.join(', ')}) SELECT ${rows.select} FROM ${rows.from} ${suffix}`,
+    );
+  }
+  const last = statements.pop();
+  if (last === undefined) return;
+  const before = statements.map((statement, i) => `w${i} AS (${statement})`);
+  await db.query(before.length === 0 ? last : `WITH ${before.join(', ')} ${last}`, params);
 }
 
 /** Adds `EXCLUDED.<col>` to each listed counter column of rows that already exist. */

@@ -1,5 +1,5 @@
 import { BaseError } from '../common/errors.js';
-import { addOnConflict, createTally, insertRows, type Tally } from './bulk.js';
+import { addOnConflict, createTally, insertRowsTogether, type Tally } from './bulk.js';
 import type { Db } from './db.js';
 
 /** The dictionaries whose ids the writer assigns itself (max + 1). */
@@ -75,8 +75,10 @@ type StateRow = Record<IdKind, string> & {
 export async function inWriteSession<T>(db: Db, fn: (session: WriteSession) => Promise<T>): Promise<T> {
   const hooks: Array<() => void> = [];
   const result = await db.transaction(async (tx) => {
-    // A statement of its own: a statement's snapshot is taken before it could wait for the lock.
-    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('weft:write:' || current_schema()))`);
+    // A statement of its own: a statement's snapshot is taken before it could wait for the lock. PGlite
+    // has one connection, whose transactions never overlap: no other writer can be waiting.
+    if (db.backend !== 'pglite')
+      await tx.query(`SELECT pg_advisory_xact_lock(hashtext('weft:write:' || current_schema()))`);
     const [row] = await tx.query<StateRow>(STATE_SQL);
     const maxIds = new Map<IdKind, number>(
       (['account', 'msg_type', 'msg_set', 'denom', 'nft_collection', 'nft_token'] as const).map((k) => [
@@ -125,23 +127,26 @@ async function flushCounters(
   progress: Map<ProgressName, number>,
 ): Promise<void> {
   const counterRows = counters.entries();
-  await insertRows(
-    tx,
-    'counter',
-    { name: ['text', counterRows.map(([name]) => name)], n: ['int8', counterRows.map(([, n]) => n)] },
-    addOnConflict(['name'], ['n']),
-  );
   // Every touched account gets its row, even when its deltas cancel out, so which rows exist does
   // not depend on how blocks were batched.
   const accounts = [...stats.keys()].sort((a, b) => a - b);
-  const columns: Record<string, readonly ['int8', number[]]> = { account_id: ['int8', accounts] };
-  for (const stat of ACCOUNT_STATS) columns[stat] = ['int8', accounts.map((id) => stats.get(id)![stat])];
-  await insertRows(tx, 'account_stat', columns, addOnConflict(['account_id'], ACCOUNT_STATS));
+  const statColumns: Record<string, readonly ['int8', number[]]> = { account_id: ['int8', accounts] };
+  for (const stat of ACCOUNT_STATS) statColumns[stat] = ['int8', accounts.map((id) => stats.get(id)![stat])];
   const names = [...progress.keys()];
-  await insertRows(
-    tx,
-    'progress',
-    { name: ['text', names], height: ['int8', names.map((n) => progress.get(n)!)] },
-    'ON CONFLICT (name) DO UPDATE SET height = EXCLUDED.height',
-  );
+  await insertRowsTogether(tx, [
+    {
+      table: 'counter',
+      columns: {
+        name: ['text', counterRows.map(([name]) => name)],
+        n: ['int8', counterRows.map(([, n]) => n)],
+      },
+      suffix: addOnConflict(['name'], ['n']),
+    },
+    { table: 'account_stat', columns: statColumns, suffix: addOnConflict(['account_id'], ACCOUNT_STATS) },
+    {
+      table: 'progress',
+      columns: { name: ['text', names], height: ['int8', names.map((n) => progress.get(n)!)] },
+      suffix: 'ON CONFLICT (name) DO UPDATE SET height = EXCLUDED.height',
+    },
+  ]);
 }
