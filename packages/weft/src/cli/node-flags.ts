@@ -9,9 +9,13 @@
 export const NODE_FLAGS = ['--max-semi-space-size=64'] as const;
 
 /**
- * `npm start`'s flags (the dev stack, `weft dev`, on a developer's machine): the default 16 MB young
- * generation. The stack sits idle most of the time, where 64 MB semi-spaces only hold memory: idle, the
+ * `npm start`'s flags (the dev stack, `weft dev`, on a developer's machine). The default 16 MB young
+ * generation: the stack sits idle most of the time, where 64 MB semi-spaces only hold memory (idle, the
  * six chains, five stores and the services took 1,113 MB of RSS with them and 888 MB without, for the
- * same CPU within the measurement's noise (0.46 and 0.50 cores, one run each on a loaded machine).
+ * same CPU). And four times V8's interrupt budget: a function is optimized after four times as much
+ * work. The stack's code runs a little every block, so for minutes after the start functions kept
+ * crossing the default threshold, and compiling them was a quarter of the idle stack's CPU (0.09 of
+ * 0.33 cores on the compiler threads 15 s after the table, 0.04 with this budget; the main thread
+ * pays about 0.01 for the less optimized code).
  */
-export const DEV_NODE_FLAGS = ['--max-semi-space-size=16'] as const;
+export const DEV_NODE_FLAGS = ['--max-semi-space-size=16', '--interrupt-budget=270336'] as const;
