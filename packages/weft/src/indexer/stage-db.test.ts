@@ -43,7 +43,9 @@ describe('stage times', () => {
     );
     const after = stageTimes()!;
     expect(after.wall.build).toBeGreaterThanOrEqual(60);
-    expect(after.wall.build).toBeLessThan(60 + 30);
+    // The statements' 60 ms must not count as build: below 60 + 60, with room for a loaded machine (a CI
+    // run beside the other test files read 101 ms).
+    expect(after.wall.build).toBeLessThan(60 + 55);
     expect(after.wall.write).toBeGreaterThanOrEqual(55);
 
     // A transaction opened outside a batch (an extension's write) is not timed.
