@@ -53,13 +53,13 @@ afterEach(async () => {
   for (const f of running.splice(0)) await f.stop();
 });
 
-function follow(reader: ChainReader, retainBlocks: number, pollMs = 20) {
+function follow(reader: ChainReader, retainBlocks: number) {
   const handed: number[] = [];
   const { logger, records } = captureRecords('info');
   const follower = startChainFollower({
     reader,
     onBlock: async (block) => void handed.push(block.height),
-    pollMs,
+    pollMs: 20,
     retainBlocks,
     logger,
   });
@@ -121,38 +121,6 @@ describe('a chain follower', () => {
     expect(part.covers(firstMade)).toBe(false);
     // Clocks may disagree: a minute of margin.
     expect(part.covers(firstMade + 60_000)).toBe(true);
-  });
-
-  it('once it knows the cadence, asks for the head when the next block is due, not every poll', async () => {
-    vi.useFakeTimers();
-    try {
-      const { tip, reader } = memoryChain();
-      let heads = 0;
-      const counted: ChainReader = {
-        ...reader,
-        head: async () => {
-          heads += 1;
-          return tip.head;
-        },
-      };
-      // A block a second, polled every 100 ms until the follower has seen a few blocks come.
-      const { handed } = follow(counted, 5, 100);
-      const blocks = async (count: number) => {
-        for (let i = 0; i < count; i++) {
-          await vi.advanceTimersByTimeAsync(1000);
-          tip.head += 1;
-        }
-      };
-      await blocks(5);
-      heads = 0;
-      await blocks(10);
-      await vi.advanceTimersByTimeAsync(1000);
-      expect(handed.at(-1)).toBe(35);
-      // About one read of the head per block (a few more while a block is late), not ten.
-      expect(heads).toBeLessThanOrEqual(15);
-    } finally {
-      vi.useRealTimers();
-    }
   });
 
   it('logs a failing node once per outage, and goes on where it stopped', async () => {

@@ -142,14 +142,14 @@ export function startChainFollower(options: FollowerOptions): ChainFollower {
   };
 
   // The chain's cadence, learnt from when new heads appear: the follower sleeps until the next block is
-  // due (however long a block takes: asking before it is due finds nothing), then asks often (every tenth
-  // of `pollMs`) for a while, so a block is read soon after it is made without polling fast all the time.
+  // due, then asks often (every tenth of `pollMs`) for a while, so a block is read soon after it is made
+  // without polling fast all the time.
   const cadence = { lastAdvance: 0, intervalMs: 0 };
   const fastPollMs = Math.max(10, Math.floor(pollMs / 10));
   const waitMs = (now: number) => {
     if (cadence.intervalMs === 0) return pollMs;
     const due = cadence.lastAdvance + cadence.intervalMs;
-    if (now < due) return Math.max(fastPollMs, due - now);
+    if (now < due) return Math.min(pollMs, Math.max(fastPollMs, due - now));
     // Overdue: ask often for half an interval more, then fall back to the plain poll.
     return now < due + cadence.intervalMs / 2 ? fastPollMs : pollMs;
   };
