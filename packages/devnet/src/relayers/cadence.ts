@@ -5,3 +5,20 @@
  * stack's nodes served with 2 s blocks.
  */
 export const relayerPollMs = (blockTimeMs: number): number => Math.max(200, Math.round(blockTimeMs / 5));
+
+/**
+ * Asks `find` every `everyMs` until it answers, or throws `late` once `timeoutMs` have passed: a relayer's
+ * wait for the block of a tx it sent.
+ */
+export async function pollFor<T>(
+  find: () => Promise<T | undefined>,
+  options: { everyMs: number; timeoutMs: number; late: () => Error },
+): Promise<T> {
+  const deadline = Date.now() + options.timeoutMs;
+  for (;;) {
+    const found = await find();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw options.late();
+    await new Promise((r) => setTimeout(r, options.everyMs));
+  }
+}

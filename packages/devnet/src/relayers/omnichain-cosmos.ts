@@ -7,6 +7,7 @@ import type { DevAccount } from '../keys.js';
 import { MSG_EXECUTE } from '../move/module.js';
 import { MOVE_PACKAGE } from '../omnichain/network.js';
 import { signTx } from '../tx/sign.js';
+import { pollFor } from './cadence.js';
 import type { OmnichainSide, RelayResult } from './omnichain.js';
 
 export interface CosmosSideOptions {
@@ -83,15 +84,12 @@ export function cosmosSide(options: CosmosSideOptions): OmnichainSide {
     });
 
   /** Waits for a broadcast tx's block; returns its result. */
-  const committed = async (c: Comet38Client, hash: Uint8Array) => {
-    const deadline = Date.now() + COMMIT_TIMEOUT_MS;
-    for (;;) {
-      const found = await c.tx({ hash }).catch(() => undefined);
-      if (found) return found.result;
-      if (Date.now() > deadline) throw new Error('not committed in time');
-      await new Promise((r) => setTimeout(r, options.waitPollMs ?? WAIT_POLL_MS));
-    }
-  };
+  const committed = (c: Comet38Client, hash: Uint8Array) =>
+    pollFor(async () => (await c.tx({ hash }).catch(() => undefined))?.result, {
+      everyMs: options.waitPollMs ?? WAIT_POLL_MS,
+      timeoutMs: COMMIT_TIMEOUT_MS,
+      late: () => new Error('not committed in time'),
+    });
 
   const originArgs = (p: OmniPacket) => [
     u32(p.srcEid),

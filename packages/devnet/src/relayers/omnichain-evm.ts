@@ -14,6 +14,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import { decodePacket, type OmniPacket, payloadHash } from 'weft/protocol/omnichain.js';
 import { contractArtifacts } from '../evm/contracts.js';
+import { pollFor } from './cadence.js';
 import type { OmnichainSide, RelayResult } from './omnichain.js';
 
 export interface EvmSideOptions {
@@ -54,18 +55,19 @@ export function evmSide(options: EvmSideOptions): OmnichainSide {
    * The receipt of a sent tx, asked for every `waitPollMs` until its block is made: one call a poll, where
    * viem's `waitForTransactionReceipt` also reads the head and the tx itself.
    */
-  const receiptOf = async (hash: Hex) => {
-    const deadline = Date.now() + RECEIPT_TIMEOUT_MS;
-    for (;;) {
-      const receipt = await client.getTransactionReceipt({ hash }).catch((err: unknown) => {
-        if (err instanceof TransactionReceiptNotFoundError) return undefined;
-        throw err;
-      });
-      if (receipt) return receipt;
-      if (Date.now() > deadline) throw new Error(`no receipt for ${hash} within ${RECEIPT_TIMEOUT_MS} ms`);
-      await new Promise((r) => setTimeout(r, waitPollMs));
-    }
-  };
+  const receiptOf = (hash: Hex) =>
+    pollFor(
+      () =>
+        client.getTransactionReceipt({ hash }).catch((err: unknown) => {
+          if (err instanceof TransactionReceiptNotFoundError) return undefined;
+          throw err;
+        }),
+      {
+        everyMs: waitPollMs,
+        timeoutMs: RECEIPT_TIMEOUT_MS,
+        late: () => new Error(`no receipt for ${hash} within ${RECEIPT_TIMEOUT_MS} ms`),
+      },
+    );
 
   const origin = (p: OmniPacket) => ({ srcEid: p.srcEid, sender: p.sender, nonce: p.nonce });
   const receiver = (p: OmniPacket) => getAddress(sliceHex(p.receiver, 12));
