@@ -77,7 +77,8 @@ export function evmSide(options: EvmSideOptions): OmnichainSide {
     eid: options.eid,
     chainId: options.chainId,
     async poll() {
-      const latest = await client.getBlockNumber();
+      // viem keeps a block number for its polling interval (4 s): a poll must see the head as it is now.
+      const latest = await client.getBlockNumber({ cacheTime: 0 });
       const from = next ?? latest;
       if (from > latest) return [];
       const logs: Array<{ data: Hex; topics: [Hex, ...Hex[]] }> = await client.getLogs({
