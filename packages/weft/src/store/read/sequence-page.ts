@@ -129,7 +129,7 @@ export async function readRecordPage(
       `SELECT sequence, record FROM ${table} WHERE sequence = ANY($1::int8[])`,
       [missing],
     );
-    return new Map(rows.map((row) => [Number(row.sequence), decodeRecordBytes(row.record)]));
+    return new Map(rows.map((row) => [Number(row.sequence), row.record]));
   });
   return {
     ...page,
@@ -142,7 +142,7 @@ export async function readRecordPage(
   };
 }
 
-/** Keys, total and records in one statement; a record the cache holds is taken from it, not inflated. */
+/** Keys, total and records in one statement; a record the cache holds is taken from it, not read. */
 async function readJoinedRecordPage(
   db: Db,
   table: RecordTable,
@@ -168,9 +168,9 @@ async function readJoinedRecordPage(
         held += 1;
         return { sequence, json: kept };
       }
-      const json = decodeRecordBytes(row.record as Uint8Array);
-      cache?.offer(table, sequence, json);
-      return { sequence, json };
+      const stored = row.record as Uint8Array;
+      cache?.offer(table, sequence, stored);
+      return { sequence, json: decodeRecordBytes(stored) };
     },
   );
   cache?.noteFound(held, page.rows.length);
