@@ -1,4 +1,17 @@
-import { aminoConverters } from '@initia/amino-converter';
+import { createRequire } from 'node:module';
+
+/**
+ * @initia/amino-converter, loaded by the first msg that needs it: with the amino converters of every
+ * module (and CosmJS's CosmWasm client under them) it is about 0.6 s of CPU to load, which a router, an
+ * indexer or the dev stack would otherwise pay at start whether or not anyone asks for msgs.
+ */
+type AminoConverterModule = typeof import('@initia/amino-converter');
+let converters: AminoConverterModule['aminoConverters'] | undefined;
+const aminoConverters = () => {
+  converters ??= (createRequire(import.meta.url)('@initia/amino-converter') as AminoConverterModule)
+    .aminoConverters;
+  return converters;
+};
 
 /** One msg of a `cosmos_tx` (or of an op hook): its amino JSON as a string and its proto type URL. */
 export interface CosmosMsg {
@@ -8,7 +21,7 @@ export interface CosmosMsg {
 
 /** A msg in amino JSON `{type, value}`, exactly as @initia/amino-converter shapes it (what wallets decode with `fromAmino`). */
 export function aminoJson(typeUrl: string, value: object): { type: string; value: unknown } {
-  const converter = aminoConverters[typeUrl];
+  const converter = aminoConverters()[typeUrl];
   if (!converter) throw new Error(`no amino converter for ${typeUrl}`);
   return { type: converter.aminoType, value: converter.toAmino(value) };
 }
