@@ -14,6 +14,7 @@ import { createMetricsRegistry, type Registry } from '../common/metrics.js';
 import type { Db } from '../store/db.js';
 import { createRecordCache } from '../store/read/record-cache.js';
 import { createChainHead } from './chain-head.js';
+import { sharedSchemaController } from './compilers.js';
 import {
   type ApiCacheConfig,
   type CorsConfig,
@@ -129,6 +130,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     genReqId: requestId,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
     ajv: { customOptions: { verbose: true } },
+    schemaController: sharedSchemaController,
     frameworkErrors,
     forceCloseConnections: 'idle',
     return503OnClosing: true,

@@ -1,5 +1,6 @@
-import fastJson, { type Schema } from 'fast-json-stringify';
+import type { Schema } from 'fast-json-stringify';
 import type { FastifySerializerCompiler } from 'fastify';
+import { compileSerializer } from './compilers.js';
 
 /**
  * Tx and EVM tx records are stored as the JSON text the indexer rendered (key order kept), so the
@@ -21,9 +22,9 @@ export function storedRecordsSerializer(key: string): FastifySerializerCompiler<
   return ({ schema, httpStatus }) => {
     const object = schema as { properties?: Record<string, { type?: string }>; required?: string[] };
     const stored = object.properties?.[key];
-    if (httpStatus !== '200' || !stored) return fastJson(schema as Schema);
+    if (httpStatus !== '200' || !stored) return compileSerializer(schema as Schema);
     const { [key]: _, ...others } = object.properties!;
-    const rest = fastJson({
+    const rest = compileSerializer({
       ...(object as Schema & object),
       properties: others,
       required: (object.required ?? []).filter((name) => name !== key),
