@@ -7,7 +7,7 @@ const devnet = devnetSettings;
 /**
  * The stack's traffic: a block every 2 s with 2 generated txs on each chain, a quieter network than the
  * devnet's own default (1 s, 10 txs). Every kind of traffic still shows (the rarest, IBC sends, about
- * once a minute on each chain), and the whole stack idles at 0.26–0.30 of a core of a 2-core
+ * once a minute on each chain), and the whole stack idles at 0.19–0.25 of a core of a 2-core
  * machine; at the devnet's rate it took three times as much (`npm run bench -- dev`). Both are flags.
  */
 const DEV_BLOCK_TIME_MS = 2000;
