@@ -22,9 +22,9 @@ export const NODE_FLAGS = ['--max-semi-space-size=64'] as const;
  * writes), so V8's threads spent about 4 s of CPU compiling it with TurboFan before the table. With
  * this budget a function is optimized after a hundred times as much work: the start runs PostgreSQL in
  * the baseline code, and what stays hot (the stores' writes and reads) is optimized in the following
- * minutes. Warm starts, one run each on one machine: 8.8 s to the table with 13.4 s of CPU before, 6.6
- * s with 9.6 after; idle 0.21 and 0.19 cores (WebAssembly never optimized, `--liftoff-only`: 6.9 s,
- * 9.7 s and 0.21).
+ * minutes. Warm starts on one machine: 7.3 and 8.8 s to the table with 11.4 and 13.4 s of CPU before
+ * (two runs), 6.6 s with 9.6 after; idle 0.195–0.206 cores before, 0.189 after (WebAssembly never
+ * optimized, `--liftoff-only`: 6.3–6.9 s, 8.8–9.7 s of CPU, idle 0.21–0.22).
  */
 export const DEV_NODE_FLAGS = [
   '--max-semi-space-size=16',
