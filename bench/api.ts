@@ -70,9 +70,9 @@ export async function run(argv: string[]) {
       },
       recordCache: {
         flag: 'record-cache',
-        description: 'megabytes of the API’s tx record cache (0: off; the API’s default is 64)',
+        description: 'megabytes of the API’s tx record cache (0: off; the API’s default is 96)',
         parse: parse.int(0),
-        default: 64,
+        default: 96,
       },
       hotSeconds: {
         flag: 'hot-seconds',

@@ -48,7 +48,7 @@ export const DEFAULT_CACHE = {
   responseMb: 64,
   listTtlMs: 1000,
   itemTtlMs: 10_000,
-  recordMb: 64,
+  recordMb: 96,
 } satisfies Required<ApiCacheConfig>;
 
 export const apiSettings = {

@@ -13,11 +13,15 @@ import { listTxs, txsByAccount } from './txs.js';
 /** Records as UTF-8 bytes. */
 const b = (json: string) => Buffer.from(json);
 
-/** A cache whose records are held as their text (no codec), so what it counts is the texts' length. */
+/**
+ * A cache whose records are held as their text (no codec) and count for their length alone, so what it
+ * counts is the texts' length.
+ */
 const createPlainCache = (options: Parameters<typeof createRecordCache>[0]) =>
   createRecordCache({
     ...options,
     decode: (stored) => Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength),
+    entryBytes: 0,
   });
 
 describe('record cache', () => {
@@ -28,7 +32,9 @@ describe('record cache', () => {
     expect(stored.byteLength).toBeLessThan(json.length / 2);
     cache.set('tx', 1, stored);
     expect(cache.get('tx', 1)!.toString()).toBe(json);
-    expect(cache.size).toBe(stored.byteLength);
+    // Its bytes, and what the entry takes besides.
+    expect(cache.size).toBeGreaterThan(stored.byteLength + 100);
+    expect(cache.size).toBeLessThan(stored.byteLength + 1000);
     expect(decodeRecord(stored)).toBe(json);
   });
 
@@ -227,13 +233,15 @@ describe.each(backends)('pages of records on %s', (backend) => {
     const chain = syntheticChain({ blocks: 12, txsPerBlock: 5, accountsPerTx: 3, accounts: 9, seed: 6 });
     await createBlockWriter(db, EVM_CHAIN).writeBlocks(chain);
     const cache = createRecordCache({ maxBytes: 1_000_000 });
-    // What the cache counts: the records as stored.
+    // What the cache counts: the records as stored, and each entry's own.
+    const entry = createRecordCache({ maxBytes: 10_000 });
+    entry.set('tx', 0, Buffer.alloc(0));
     const bytes = async (rows: Array<{ sequence: number }>) => {
       const [row] = await db.query<{ n: string }>(
         'SELECT sum(octet_length(record)) AS n FROM tx WHERE sequence = ANY($1::int8[])',
         [rows.map((r) => r.sequence)],
       );
-      return Number(row!.n);
+      return Number(row!.n) + rows.length * entry.size;
     };
     // A walk of every page, once: the cache stays empty.
     const first = { offset: 0, limit: 10, descending: true, countTotal: true };

@@ -10,10 +10,11 @@ import { decodeRecordBytes } from '../record-codec.js';
  * Records are held as the store keeps them (compressed, about a fifth of their JSON) and inflated when
  * a page takes them (about 10 µs for a 2.3 KB record). Held as JSON, 64 MB kept the records of 270
  * 100-record pages; the polled pages of the API bench's 1,000 accounts (230 MB of JSON) never fitted,
- * so every one of them read its records from the store, where each record is a heap page of its own
- * (45 MB compressed: they fit). The pages polled hardest are the response cache's.
+ * so every one of them read its records from the store, where each record is a heap page of its own.
+ * Held compressed, with what each entry takes besides, they take 72 MB. The pages polled hardest are
+ * the response cache's.
  *
- * Bounded by the records' total stored length, least recently used out first. Entries also expire after
+ * Bounded by the bytes held (the stored records' and each entry's own), least recently used out first. Entries also expire after
  * `ttlMs`: a store wiped and rebuilt under a running reader reuses sequences, and the TTL bounds how
  * long an old record could be served for a reused one.
  *
@@ -56,15 +57,17 @@ export interface RecordCache {
   readonly mostlyMissing: boolean;
   /** Counts a page's records: how many were asked for and how many of them this cache held. */
   noteFound(held: number, asked: number): void;
-  /** Bytes of stored records held. */
+  /** Bytes held: the stored records' and what each entry takes besides. */
   readonly size: number;
 }
 
 export interface RecordCacheOptions {
-  /** Most bytes of stored records held. */
+  /** Most bytes held (the stored records', and what each entry takes besides). */
   maxBytes: number;
   /** A stored record's JSON text (default: the store's record codec). */
   decode?: (stored: Uint8Array) => Buffer;
+  /** Bytes counted for each record beyond its own (default: what its objects take). */
+  entryBytes?: number;
   ttlMs?: number;
   now?: () => number;
 }
@@ -94,11 +97,19 @@ const FOUND_WEIGHT = 0.1;
 /** Bytes past a record that its buffer may hold and still count as its own. */
 const OWN_SLACK = 64;
 
+/**
+ * What a held record takes beyond its bytes: its buffer's objects and the LRU's bookkeeping (100,000
+ * records of 450 bytes: 43 MB of bytes, 70 MB of heap and buffers). Counted, so that the cache's bound
+ * is its memory: with records this small, their bytes alone undercounted it by two fifths.
+ */
+const ENTRY_BYTES = 288;
+
 export function createRecordCache(options: RecordCacheOptions): RecordCache {
   const decode = options.decode ?? decodeRecordBytes;
+  const entryBytes = options.entryBytes ?? ENTRY_BYTES;
   const records = createByteLru<number, Uint8Array>({
     maxBytes: options.maxBytes,
-    sizeOf: (stored) => stored.byteLength,
+    sizeOf: (stored) => stored.byteLength + entryBytes,
     ttlMs: options.ttlMs ?? DEFAULT_TTL_MS,
     now: options.now,
   });
