@@ -337,7 +337,7 @@ describe('configuration', () => {
     });
     expect(config.cache.listTtlMs).toBe(2000);
     expect(config.cache.recordMb).toBe(16);
-    expect(loadApiConfig({ argv: [], env: {} }).cache.recordMb).toBe(64);
+    expect(loadApiConfig({ argv: [], env: {} }).cache.recordMb).toBe(96);
     expect(() => loadApiConfig({ argv: [], env: { RECORD_CACHE_SIZE: '-1' } })).toThrow(/RECORD_CACHE_SIZE/);
     expect(() => loadApiConfig({ argv: [], env: { PORT: 'eighty' } })).toThrow(
       /PORT: "eighty" is not an integer/,
