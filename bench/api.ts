@@ -182,6 +182,7 @@ export async function run(argv: string[]) {
       );
     }
 
+    const pages100 = accounts.map((a) => `/indexer/tx/v1/txs/by_account/${a}?pagination.limit=100`);
     // A scenario may first run unmeasured (`warmSeconds`): pages polled, as wallets poll them.
     const scenarios: Array<[string, string[], { warmSeconds: number }?]> = [
       ['ceiling: trivial JSON route', ['/bench/ping']],
@@ -199,15 +200,8 @@ export async function run(argv: string[]) {
           (a) => `/indexer/tx/v1/txs/by_account/${a}?pagination.limit=10&pagination.count_total=false`,
         ),
       ],
-      [
-        'txs by account, limit 100',
-        accounts.map((a) => `/indexer/tx/v1/txs/by_account/${a}?pagination.limit=100`),
-      ],
-      [
-        POLLED_100,
-        accounts.map((a) => `/indexer/tx/v1/txs/by_account/${a}?pagination.limit=100`),
-        { warmSeconds: 2 * settings.seconds },
-      ],
+      ['txs by account, limit 100', pages100],
+      [POLLED_100, pages100, { warmSeconds: 2 * settings.seconds }],
       ['tx by hash', hashes.map((h) => `/indexer/tx/v1/txs/${h}`)],
       [
         'blocks, limit 10',

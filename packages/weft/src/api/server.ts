@@ -117,7 +117,7 @@ function normaliseRequest(request: FastifyRequest): void {
   }
 }
 
-/** The record cache, sized in megabytes of records' UTF-8 bytes (0: none). */
+/** The record cache, sized in megabytes of what it holds (the stored records and their entries; 0: none). */
 const recordCache = (megabytes: number) =>
   megabytes > 0 ? createRecordCache({ maxBytes: megabytes * 1024 * 1024 }) : undefined;
 

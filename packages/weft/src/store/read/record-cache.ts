@@ -14,9 +14,9 @@ import { decodeRecordBytes } from '../record-codec.js';
  * Held compressed, with what each entry takes besides, they take 72 MB. The pages polled hardest are
  * the response cache's.
  *
- * Bounded by the bytes held (the stored records' and each entry's own), least recently used out first. Entries also expire after
- * `ttlMs`: a store wiped and rebuilt under a running reader reuses sequences, and the TTL bounds how
- * long an old record could be served for a reused one.
+ * Bounded by the bytes held (the stored records' and each entry's own), least recently used out first.
+ * Entries also expire after `ttlMs`: a store wiped and rebuilt under a running reader reuses sequences,
+ * and the TTL bounds how long an old record could be served for a reused one.
  *
  * A record read from the store is kept only when it is read again within the cache's reach (`offer`): a
  * ghost list remembers the keys of the last `maxBytes` of records offered and not kept, and a record
