@@ -1,4 +1,4 @@
-import { APIRequester, MsgSend, RawKey, RESTClient, Wallet } from '@initia/initia.js';
+import type { RawKey, RESTClient, Wallet } from '@initia/initia.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import {
   ETHSECP256K1_PUBKEY_TYPE,
@@ -6,6 +6,7 @@ import {
   SECP256K1_PUBKEY_TYPE,
   toBech32,
 } from '../../chain/address.js';
+import { lazyRequire } from '../../common/lazy-require.js';
 import type { Logger } from '../../common/logger.js';
 import { AccountUnavailableError } from '../errors.js';
 import type { RouterChain } from '../registry/types.js';
@@ -25,6 +26,12 @@ export interface AccountFunder {
    */
   send(chain: RouterChain, to: string): Promise<string>;
 }
+
+/**
+ * @initia/initia.js, loaded by the first account the funder creates: about 0.5 s of CPU to load, which
+ * the router (and the dev stack) would otherwise pay at start, though most routers never create one.
+ */
+const initia = lazyRequire<typeof import('@initia/initia.js')>('@initia/initia.js', import.meta.url);
 
 /** The SDK's ErrWrongSequence: another sender moved the funder's sequence. */
 const WRONG_SEQUENCE = 32;
@@ -57,7 +64,7 @@ export function createAccountFunder(options: {
 }): AccountFunder {
   const secret = Buffer.from(options.privateKey.slice(2), 'hex');
   const publicKey = secp256k1.getPublicKey(secret, true);
-  const keys = { eth: new RawKey(secret, true), cosmos: new RawKey(secret, false) };
+  let keys: { eth: RawKey; cosmos: RawKey } | undefined;
   const chains = new Map<string, ChainFunder>();
   const isEvm = (chain: RouterChain) => chain.minitia === 'minievm';
 
@@ -77,6 +84,8 @@ export function createAccountFunder(options: {
     const fee = chain.feeAssets[0];
     if (!fee) refuse('the registry names no fee asset of it');
     const price = fee!.average || fee!.low;
+    const { APIRequester, RawKey, RESTClient, Wallet } = initia();
+    keys ??= { eth: new RawKey(secret, true), cosmos: new RawKey(secret, false) };
     const rest = new RESTClient(
       chain.rest!,
       { chainId: chain.chainId, gasPrices: { [fee!.denom]: price }, gasAdjustment: GAS_ADJUSTMENT },
@@ -102,7 +111,7 @@ export function createAccountFunder(options: {
     }
     const { number, sequence } = funder.account;
     const tx = await funder.wallet.createAndSignTx({
-      msgs: [new MsgSend(funder.address, to, { [funder.denom]: '1' })],
+      msgs: [new (initia().MsgSend)(funder.address, to, { [funder.denom]: '1' })],
       accountNumber: number,
       sequence,
       feeDenoms: [funder.denom],

@@ -1,17 +1,15 @@
-import { createRequire } from 'node:module';
+import { lazyRequire } from '../../common/lazy-require.js';
 
 /**
  * @initia/amino-converter, loaded by the first msg that needs it: with the amino converters of every
  * module (and CosmJS's CosmWasm client under them) it is about 0.6 s of CPU to load, which a router, an
  * indexer or the dev stack would otherwise pay at start whether or not anyone asks for msgs.
  */
-type AminoConverterModule = typeof import('@initia/amino-converter');
-let converters: AminoConverterModule['aminoConverters'] | undefined;
-const aminoConverters = () => {
-  converters ??= (createRequire(import.meta.url)('@initia/amino-converter') as AminoConverterModule)
-    .aminoConverters;
-  return converters;
-};
+const aminoConverter = lazyRequire<typeof import('@initia/amino-converter')>(
+  '@initia/amino-converter',
+  import.meta.url,
+);
+const aminoConverters = () => aminoConverter().aminoConverters;
 
 /** One msg of a `cosmos_tx` (or of an op hook): its amino JSON as a string and its proto type URL. */
 export interface CosmosMsg {
