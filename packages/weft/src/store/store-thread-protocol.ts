@@ -10,6 +10,7 @@ export interface StoreThreadData {
   sharedBuffersMb: number | undefined;
   wasm: PgliteWasm | undefined;
   template: string | undefined;
+  openingNice: number | undefined;
 }
 
 /** The writer's methods, by the name the thread calls them by. */

@@ -1,3 +1,4 @@
+import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Db } from './db.js';
 import { openPglite } from './pglite-db.js';
@@ -17,10 +18,32 @@ import { type BlockWriter, createBlockWriter } from './writer.js';
  * holds open and the writers it created, answering the parent's requests.
  */
 const port = parentPort!;
-const { dataDir, sharedBuffersMb, wasm, template } = workerData as StoreThreadData;
+const { dataDir, sharedBuffersMb, wasm, template, openingNice } = workerData as StoreThreadData;
+
+/** This thread's nice value set to `nice`, where the OS allows it; says whether it was. */
+function niceTo(nice: number): boolean {
+  try {
+    setPriority(nice);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs `open` at `openingNice` (if given), then goes back to the thread's nice value where allowed. */
+async function openingAtNice<T>(open: () => Promise<T>): Promise<T> {
+  if (openingNice === undefined) return open();
+  const before = getPriority();
+  const changed = niceTo(openingNice);
+  try {
+    return await open();
+  } finally {
+    if (changed) niceTo(before);
+  }
+}
 
 // PGlite itself, not `openDb`: a thread has no use for the PostgreSQL client `openDb` loads.
-const root = openPglite({ dataDir, schema: undefined, sharedBuffersMb, wasm, template });
+const root = openingAtNice(() => openPglite({ dataDir, schema: undefined, sharedBuffersMb, wasm, template }));
 // Reported to the parent by its first request.
 root.catch(() => {});
 const schemas = new Map<string, Db>();

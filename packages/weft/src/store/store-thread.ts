@@ -38,6 +38,12 @@ export interface StoreThreadOptions {
   wasm?: PgliteWasm;
   /** A dumped store a new store starts as (see `openPglite`). */
   template?: string;
+  /**
+   * The thread's nice value while its store opens (on Linux a thread's own), then the one it had where
+   * the OS lets it go back (raising a priority needs privileges): stores opening beside a busier start
+   * leave it the CPU.
+   */
+  openingNice?: number;
 }
 
 // Compiled, the worker runs its JavaScript; from the TypeScript source (the tests), an entry that
@@ -57,6 +63,7 @@ export async function openStoreThread(
     sharedBuffersMb: options.sharedBuffersMb,
     wasm: options.wasm,
     template: options.template,
+    openingNice: options.openingNice,
   };
   const worker = new Worker(new URL(WORKER_ENTRY, import.meta.url), { workerData });
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (err: unknown) => void }>();
