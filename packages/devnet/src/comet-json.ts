@@ -1,4 +1,5 @@
-import { createHash, createPrivateKey, type KeyObject, sign } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { signEd25519 } from './ed25519.js';
 import type { ExecTxResultJson } from './node.js';
 import type { AbciEvent } from './types.js';
 
@@ -80,23 +81,6 @@ export function renderBlock(input: BlockHeaderInput): RenderedBlock {
 
 function blockId(hash: string) {
   return { hash, parts: { total: hash === '' ? 0 : 1, hash: hash === '' ? '' : hash } };
-}
-
-// PKCS#8 header of an Ed25519 private key (RFC 8410), before its 32-byte seed.
-const PKCS8_ED25519 = Buffer.from('302e020100300506032b657004220420', 'hex');
-const signingKeys = new WeakMap<Uint8Array, KeyObject>();
-
-/**
- * Ed25519 through OpenSSL: the same signature as any other implementation (Ed25519 is deterministic), at
- * a small part of the CPU and memory of a JavaScript one. A chain signs a commit every block.
- */
-function signEd25519(message: Uint8Array, privateKey: Uint8Array): Buffer {
-  let key = signingKeys.get(privateKey);
-  if (!key) {
-    key = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519, privateKey]), format: 'der', type: 'pkcs8' });
-    signingKeys.set(privateKey, key);
-  }
-  return sign(null, message, key);
 }
 
 /** The commit for `height` signed by the single sequencer (ed25519 over the canonical vote digest). */

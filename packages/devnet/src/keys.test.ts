@@ -5,12 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { deriveAccount, deriveAccounts, deriveValidatorKey } from './keys.js';
 
 describe('deriveAccount', () => {
-  it('gives the address @initia/initia.js MnemonicKey derives, for both key types', () => {
-    for (const [keyType, coinType, eth] of [
-      ['secp256k1', 118, false],
-      ['ethsecp256k1', 60, true],
+  it('gives the keys and address @initia/initia.js MnemonicKey derives, for both key types', () => {
+    for (const [keyType, coinType, eth, index] of [
+      ['secp256k1', 118, false, 3],
+      ['ethsecp256k1', 60, true, 3],
+      ...Array.from({ length: 12 }, (_, i) => ['secp256k1', 118, false, 100 + i] as const),
+      ...Array.from({ length: 12 }, (_, i) => ['ethsecp256k1', 60, true, 100 + i] as const),
     ] as const) {
-      const account = deriveAccount({ seed: 'test', index: 3, keyType, prefix: 'init' });
+      const account = deriveAccount({ seed: 'test', index, keyType, prefix: 'init' });
       const key = new MnemonicKey({ mnemonic: account.mnemonic, coinType, eth });
       expect(account.address).toBe(key.accAddress);
       expect(account.privateKey).toBe(`0x${key.privateKey.toString('hex')}`);
