@@ -28,5 +28,6 @@ export interface ApiContext {
   ttl: { listMs: number; itemMs: number };
   /** Tx and EVM tx records kept between pages; absent: every page reads its records. */
   records?: RecordCache;
-  build: { version: string; commitHash: string };
+  /** The commit hash may still be read (`commitHashSoon`). */
+  build: { version: string; commitHash: string | Promise<string> };
 }

@@ -4,7 +4,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
 import { createRestClient } from '../chain/rest-client.js';
-import { type BuildInfo, buildInfo } from '../common/build.js';
+import { type BuildInfo, commitHashSoon, packageVersion } from '../common/build.js';
 import { InvalidArgumentError } from '../common/errors.js';
 import { echo } from '../common/http.js';
 import { frameworkErrors, installHttpErrors } from '../common/http-errors.js';
@@ -161,7 +161,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     denoms: createDenomResolver({ rest, cacheSize: Math.max(cache.size, 100) }),
     ttl: { listMs: cache.listTtlMs, itemMs: cache.itemTtlMs },
     records: recordCache(cache.recordMb ?? DEFAULT_CACHE.recordMb),
-    build: options.build ?? buildInfo(),
+    build: options.build ?? { version: packageVersion(), commitHash: commitHashSoon() },
   };
 
   const metrics = createApiMetrics(options.registry ?? createMetricsRegistry());

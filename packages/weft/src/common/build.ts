@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,20 +30,47 @@ export function commitHash(env: NodeJS.ProcessEnv = process.env, root: string = 
   const given = env.WEFT_COMMIT_HASH?.trim();
   if (given) return given;
   try {
-    const [top, head] = execFileSync('git', ['rev-parse', '--show-toplevel', 'HEAD'], {
-      cwd: root,
-      env,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-      timeout: 2000,
-    })
-      .trim()
-      .split('\n');
-    if (!top || !head || !ownTops(root).includes(realpathSync(top))) return 'unknown';
-    return /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(head) ? head : 'unknown';
+    return headOf(execFileSync('git', GIT_ARGS, gitOptions(env, root)), root);
   } catch {
     return 'unknown';
   }
+}
+
+/**
+ * `commitHash()` without waiting for git: it runs beside the caller (a server starting need not stop for
+ * it, 0.1 s at the dev stack's start), once per process.
+ */
+export function commitHashSoon(): Promise<string> {
+  soon ??= new Promise((resolve) => {
+    const given = process.env.WEFT_COMMIT_HASH?.trim();
+    if (given) return resolve(given);
+    execFile('git', GIT_ARGS, gitOptions(process.env, PACKAGE_ROOT), (err, stdout) => {
+      try {
+        resolve(err ? 'unknown' : headOf(stdout, PACKAGE_ROOT));
+      } catch {
+        resolve('unknown');
+      }
+    });
+  });
+  return soon;
+}
+let soon: Promise<string> | undefined;
+
+const GIT_ARGS = ['rev-parse', '--show-toplevel', 'HEAD'];
+
+const gitOptions = (env: NodeJS.ProcessEnv, root: string) => ({
+  cwd: root,
+  env,
+  encoding: 'utf8' as const,
+  stdio: ['ignore', 'pipe', 'ignore'] as Array<'ignore' | 'pipe'>,
+  timeout: 2000,
+});
+
+/** The HEAD `git rev-parse --show-toplevel HEAD` printed, if its checkout is the package's own. */
+function headOf(output: string, root: string): string {
+  const [top, head] = output.trim().split('\n');
+  if (!top || !head || !ownTops(root).includes(realpathSync(top))) return 'unknown';
+  return /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(head) ? head : 'unknown';
 }
 
 /** The folders whose checkout is the package's own: its folder, and its workspace's when in packages/. */

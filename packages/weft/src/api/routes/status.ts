@@ -25,7 +25,7 @@ export function registerStatusRoutes(app: FastifyInstance, ctx: ApiContext): voi
       const evm = chain.vm === 'evm';
       return {
         version: ctx.build.version,
-        commit_hash: ctx.build.commitHash,
+        commit_hash: await ctx.build.commitHash,
         chain_id: chain.chainId,
         height: heights.height,
         ...(chain.internalTx && heights.internalTxHeight > 0

@@ -3,7 +3,7 @@ import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, LogController } from 'fastify';
-import { buildInfo } from '../../common/build.js';
+import { packageVersion } from '../../common/build.js';
 import { frameworkErrors, installHttpErrors } from '../../common/http-errors.js';
 import { createApiMetrics, installRequestMetrics } from '../../common/http-metrics.js';
 import { type Logger, silentLogger } from '../../common/logger.js';
@@ -112,7 +112,7 @@ export async function createRouterServer(options: RouterServerOptions): Promise<
           'extensions. Routes move one asset across chains over IBC, OPinit and OFT, and `/nft` sends NFTs over ICS-721; ' +
           "the router never broadcasts a user's transfer (with a funder key it creates a first-time op-hook signer's account). " +
           'Errors are JSON {code, message, details} with a gRPC code, and `info` on route errors.',
-        version: buildInfo().version,
+        version: packageVersion(),
       },
       tags: [{ name: 'Info' }, { name: 'Fungible' }, { name: 'NFT' }, { name: 'Tracking' }],
     },
