@@ -19,8 +19,8 @@ const DEV_SHARED_BUFFERS_MB = 16;
 /**
  * The stores' threads' nice value while they open: five stores opening (0.6 s of CPU each) beside the
  * main thread, which loads the stack's modules and builds the chains meanwhile, took its CPU at equal
- * priority; lower, they run on what it leaves, and the table came about a second sooner on 2 cores
- * (`npm run bench -- dev`). They go back to their former priority once open where the OS allows it.
+ * priority; lower, they run on what it leaves, and in three paired warm starts on 2 cores the table came
+ * 0.6 to 1.2 s sooner. They go back to their former priority once open where the OS allows it.
  */
 const DEV_STORE_OPENING_NICE = 10;
 
