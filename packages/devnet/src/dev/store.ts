@@ -17,10 +17,11 @@ import { type StoreTemplates, storeTemplates } from './store-templates.js';
 const DEV_SHARED_BUFFERS_MB = 16;
 
 /**
- * The stores' threads' nice value while they open: five stores opening (0.6 s of CPU each) beside the
- * main thread, which loads the stack's modules and builds the chains meanwhile, took its CPU at equal
- * priority; lower, they run on what it leaves, and in three paired warm starts on 2 cores the table came
- * 0.6 to 1.2 s sooner. They go back to their former priority once open where the OS allows it.
+ * The stores' threads' nice value while they open again (on a warm start): five stores opening (0.6 s
+ * of CPU each) beside the main thread, which loads the stack's modules and builds the chains meanwhile,
+ * took its CPU at equal priority; lower, they run on what it leaves, and in three paired warm starts on
+ * 2 cores the table came 0.6 to 1.2 s sooner. They go back to their former priority once open where the
+ * OS allows it. On a first start the stores just made are the slowest part: they keep the priority.
  */
 const DEV_STORE_OPENING_NICE = 10;
 
@@ -54,18 +55,20 @@ export async function retireSharedStore(dataDir: string, logger: Logger): Promis
  * (measured), so neither is done in the store's own thread. With `templates` (built with the package,
  * `store-templates.ts`) each empty store is a template unpacked, the two side by side; without them
  * one is made by initdb (seconds of WebAssembly), copied, then migrated (a second or two) and copied.
+ * Says how many it created.
  */
 export async function createStores(
   dataDir: string,
   dirs: { plain: string[]; migrated: string[] },
   options: StoreThreadOptions = {},
   templates?: StoreTemplates,
-): Promise<void> {
-  if (dataDir.startsWith('memory://')) return;
+): Promise<number> {
+  if (dataDir.startsWith('memory://')) return 0;
   const missing = (list: string[]) => list.filter((dir) => !existsSync(join(dir, 'PG_VERSION')));
   const plain = missing(dirs.plain);
   const migrated = missing(dirs.migrated);
-  if (plain.length + migrated.length === 0) return;
+  const created = plain.length + migrated.length;
+  if (created === 0) return 0;
   // Side by side: a copy is a thousand small files, and copies one after another took twice as long.
   const copyTo = (empty: string, targets: string[]) =>
     Promise.all(
@@ -95,7 +98,7 @@ export async function createStores(
       await remove(empty(kind));
     };
     await Promise.all([fromTemplate('plain', plain), fromTemplate('migrated', migrated)]);
-    return;
+    return created;
   }
   const one = empty('initdb');
   await remove(one);
@@ -106,6 +109,7 @@ export async function createStores(
     await copyTo(one, migrated);
   }
   await remove(one);
+  return created;
 }
 
 /** The router's store of the dev stack, `<dataDir>/router`, beside the chains' (never a chain's name). */
@@ -123,7 +127,7 @@ export interface DevStores {
  * Opens the dev stack's stores side by side, each in its thread, before the chains are up (they need
  * only the chain ids): the chains' stores, migrated (so their APIs answer from the start), and the
  * router's. PGlite is compiled once for them all, and each runs with `DEV_SHARED_BUFFERS_MB` (and
- * opens at `DEV_STORE_OPENING_NICE`). New
+ * opens at `DEV_STORE_OPENING_NICE` unless some were made just now). New
  * stores are made by `createStores`, from the templates built with the package when they are current.
  * `opened` gets every store as it opens, also when another fails, so that it can be closed.
  */
@@ -134,18 +138,16 @@ export async function openDevStores(
   opened: (store: StoreThread) => void,
 ): Promise<DevStores> {
   await retireSharedStore(dataDir, logger);
-  const options = {
-    sharedBuffersMb: DEV_SHARED_BUFFERS_MB,
-    wasm: await compilePglite(),
-    openingNice: DEV_STORE_OPENING_NICE,
-  };
+  const made = { sharedBuffersMb: DEV_SHARED_BUFFERS_MB, wasm: await compilePglite() };
   const dirs = chainIds.map((chainId) => chainStoreDir(dataDir, chainId));
-  await createStores(
+  const created = await createStores(
     dataDir,
     { plain: [routerStoreDir(dataDir)], migrated: dirs },
-    options,
+    made,
     storeTemplates(),
   );
+  // Stores made just now are the slowest part of a first start: they open at the main thread's priority.
+  const options = created > 0 ? made : { ...made, openingNice: DEV_STORE_OPENING_NICE };
   const open = async (dir: string) => {
     const store = await openStoreThread(dir, options);
     opened(store);
