@@ -1,3 +1,4 @@
+import type { BuildInfo } from '../common/build.js';
 import type { Db } from '../store/db.js';
 import type { RecordCache } from '../store/read/record-cache.js';
 import type { ChainHead } from './chain-head.js';
@@ -28,6 +29,5 @@ export interface ApiContext {
   ttl: { listMs: number; itemMs: number };
   /** Tx and EVM tx records kept between pages; absent: every page reads its records. */
   records?: RecordCache;
-  /** The commit hash may still be read (`commitHashSoon`). */
-  build: { version: string; commitHash: string | Promise<string> };
+  build: BuildInfo;
 }

@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
 export interface BuildInfo {
   /** `v` + package.json's version. */
   version: string;
-  /** The git commit the code was built from, or `unknown`. */
-  commitHash: string;
+  /** The git commit the code was built from, or `unknown`; possibly still being read (`commitHashSoon`). */
+  commitHash: string | Promise<string>;
 }
 
 const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -27,7 +27,7 @@ export function packageVersion(): string {
  * not ours, so it does not count.
  */
 export function commitHash(env: NodeJS.ProcessEnv = process.env, root: string = PACKAGE_ROOT): string {
-  const given = env.WEFT_COMMIT_HASH?.trim();
+  const given = givenHash(env);
   if (given) return given;
   try {
     return headOf(execFileSync('git', GIT_ARGS, gitOptions(env, root)), root);
@@ -42,7 +42,7 @@ export function commitHash(env: NodeJS.ProcessEnv = process.env, root: string = 
  */
 export function commitHashSoon(): Promise<string> {
   soon ??= new Promise((resolve) => {
-    const given = process.env.WEFT_COMMIT_HASH?.trim();
+    const given = givenHash(process.env);
     if (given) return resolve(given);
     execFile('git', GIT_ARGS, gitOptions(process.env, PACKAGE_ROOT), (err, stdout) => {
       try {
@@ -55,6 +55,9 @@ export function commitHashSoon(): Promise<string> {
   return soon;
 }
 let soon: Promise<string> | undefined;
+
+/** The hash the build set (`WEFT_COMMIT_HASH`), if it set one. */
+const givenHash = (env: NodeJS.ProcessEnv) => env.WEFT_COMMIT_HASH?.trim() || undefined;
 
 const GIT_ARGS = ['rev-parse', '--show-toplevel', 'HEAD'];
 
@@ -77,12 +80,4 @@ function headOf(output: string, root: string): string {
 function ownTops(root: string): string[] {
   const real = realpathSync(root);
   return basename(dirname(real)) === 'packages' ? [real, dirname(dirname(real))] : [real];
-}
-
-let cached: BuildInfo | undefined;
-
-/** The running code's build, read once per process. */
-export function buildInfo(): BuildInfo {
-  cached ??= { version: packageVersion(), commitHash: commitHash() };
-  return cached;
 }
