@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -110,6 +110,41 @@ describe('a store in a thread of its own', () => {
       await again.close();
     }
   });
+
+  // Linux keeps a nice value per thread, in field 19 of /proc/<pid>/task/<tid>/stat.
+  it.runIf(existsSync('/proc/self/task'))(
+    'opens its store at the nice value it is given, then goes back where the OS allows it',
+    async () => {
+      const niceOfThreads = () =>
+        readdirSync('/proc/self/task').flatMap((tid) => {
+          try {
+            const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+            return [Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])];
+          } catch {
+            return []; // the thread ended
+          }
+        });
+      const seen = new Set<number>();
+      const watching = setInterval(() => {
+        for (const nice of niceOfThreads()) seen.add(nice);
+      }, 2);
+      const opening = openStoreThread(join(dir, 'niced'), { openingNice: 7 });
+      let db: Db | undefined;
+      try {
+        db = (await opening).db;
+        await db.query('SELECT 1');
+      } finally {
+        clearInterval(watching);
+      }
+      try {
+        expect(seen.has(7)).toBe(true);
+        // Raising a priority again needs privileges: only a privileged run sees the thread go back.
+        if (process.getuid?.() === 0) expect(niceOfThreads()).not.toContain(7);
+      } finally {
+        await db?.close();
+      }
+    },
+  );
 
   it('works in the schema it is given, as openDb does', async () => {
     const { db } = await openStoreThread('memory://', { schema: 'chain_a' });
