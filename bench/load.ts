@@ -14,6 +14,8 @@ export interface LoadJob {
   /** GET paths, round robin (or `requests`). */
   paths?: string[];
   requests?: LoadRequest[];
+  /** Sent with every request (e.g. `accept-encoding`). */
+  headers?: Record<string, string>;
   connections: number;
   seconds: number;
 }
@@ -46,9 +48,10 @@ function loadWorker(): void {
               const r = requests[next++ % requests.length]!;
               request.method = r.method;
               request.path = r.path;
+              request.headers = { ...job.headers };
               if (r.body !== undefined) {
                 request.body = r.body;
-                request.headers = { 'content-type': 'application/json' };
+                request.headers = { ...job.headers, 'content-type': 'application/json' };
               }
               return request;
             },

@@ -2,31 +2,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveChain } from 'weft/api/chain-context.js';
 import { loadApiConfig } from 'weft/api/config.js';
 import { type ApiServer, createApiServer } from 'weft/api/server.js';
+import { SYNTHETIC_CHAIN, syntheticStore } from 'weft/api/test-support/synthetic-store.js';
 import { commitHash, packageVersion } from 'weft/common/build.js';
 import { ConfigError } from 'weft/common/errors.js';
 import { createApiMetrics } from 'weft/common/http-metrics.js';
 import { createMetricsRegistry, serveMetrics } from 'weft/common/metrics.js';
 import { type Db, openDb } from 'weft/store/db.js';
-import { migrate } from 'weft/store/migrate.js';
-import { syntheticChain } from 'weft/store/test-support/chain.js';
-import { createBlockWriter } from 'weft/store/writer.js';
 
 /** Server-wide behaviour over a small synthetic store: cache, CORS, request ids, metrics, OpenAPI, config. */
 
-const CHAIN = { chainId: 'synthetic-1', vm: 'evm' as const, bech32Prefix: 'init', internalTx: true };
+const CHAIN = SYNTHETIC_CHAIN;
 
 let db: Db;
 beforeAll(async () => {
-  db = await openDb({ dataDir: 'memory://' });
-  await migrate(db);
-  const writer = createBlockWriter(db, {
-    chainId: CHAIN.chainId,
-    vm: CHAIN.vm,
-    bech32Prefix: CHAIN.bech32Prefix,
-  });
-  await writer.writeBlocks(
-    syntheticChain({ blocks: 30, txsPerBlock: 2, accountsPerTx: 1, accounts: 5, seed: 3 }),
-  );
+  db = await syntheticStore();
 });
 afterAll(async () => {
   await db?.close();

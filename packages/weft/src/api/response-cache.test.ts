@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { asOfHeight, entryState, installResponseCache } from './response-cache.js';
@@ -13,6 +14,8 @@ async function listApp(options: {
   storeHead?: () => number;
   /** Marks each answer's `pagination` with the height its read found, as list routes do. */
   marked?: boolean;
+  /** Characters of padding in each answer. */
+  padding?: number;
 }) {
   const app = Fastify() as unknown as FastifyInstance;
   const state = { reads: 0, fail: false, version: 0 };
@@ -33,6 +36,7 @@ async function listApp(options: {
       const version = ++state.version;
       await sleep(options.readMs);
       if (state.fail) return reply.code(503).header('retry-after', '1').send({ code: 14, message: 'busy' });
+      if (options.padding) return { version, padding: 'weft '.repeat(options.padding / 5) };
       if (!options.marked) return { version };
       return { version, pagination: asOfHeight({ total: '1' }, (options.storeHead ?? head)!()) };
     },
@@ -150,6 +154,41 @@ describe('response cache', () => {
     store = 12;
     await many(app, 5);
     expect(made.state.reads).toBe(2);
+  });
+
+  it('serves its entries compressed to the clients that accept it, and small ones as they are', async () => {
+    // No compression plugin here: what comes compressed, the cache compressed.
+    const made = await listApp({ ttlMs: 10_000, readMs: 1, padding: 4000 });
+    app = made.app;
+    const plain = await app.inject('/list');
+    const answers = await Promise.all(
+      ['gzip', 'br', 'gzip, br', 'identity'].map((accept) =>
+        app!.inject({ url: '/list', headers: { 'accept-encoding': accept } }),
+      ),
+    );
+    expect(answers.map((a) => [a.headers['x-cache'], a.headers['content-encoding'], a.headers.vary])).toEqual(
+      [
+        ['hit', 'gzip', 'accept-encoding'],
+        ['hit', 'br', 'accept-encoding'],
+        ['hit', 'gzip', 'accept-encoding'],
+        ['hit', undefined, undefined],
+      ],
+    );
+    expect(gunzipSync(answers[0]!.rawPayload).toString()).toBe(plain.body);
+    expect(brotliDecompressSync(answers[1]!.rawPayload).toString()).toBe(plain.body);
+    expect(answers[2]!.rawPayload).toEqual(answers[0]!.rawPayload);
+    expect(answers[0]!.rawPayload.byteLength * 20).toBeLessThan(plain.body.length);
+    expect(made.state.reads).toBe(1);
+
+    await app.close();
+    app = (await listApp({ ttlMs: 10_000, readMs: 1 })).app;
+    await app.inject('/list');
+    const small = await app.inject({ url: '/list', headers: { 'accept-encoding': 'gzip' } });
+    expect([small.headers['x-cache'], small.headers['content-encoding'], small.body]).toEqual([
+      'hit',
+      undefined,
+      '{"version":1}',
+    ]);
   });
 
   it('decides from the entry age and the head it was read at', () => {

@@ -1,5 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { createByteLru } from '../common/lru.js';
+import {
+  acceptedEncoding,
+  COMPRESS_THRESHOLD,
+  type Encoding,
+  encodeBody,
+  varyOnEncoding,
+} from './compression.js';
 import type { IndexedHead } from './indexed-head.js';
 
 /**
@@ -85,6 +92,8 @@ const MAX_WAITS = 4;
 
 interface Entry {
   body: string | Buffer;
+  /** The body compressed, made for the first request that accepts each encoding (compression.ts). */
+  encoded?: Partial<Record<Encoding, Buffer>>;
   /** When the entry was made (ms). */
   at: number;
   /** The indexed height known when its read began. */
@@ -150,6 +159,8 @@ function cacheKey(request: FastifyRequest): string {
 }
 
 const bodyBytes = (body: string | Buffer) => (typeof body === 'string' ? body.length : body.byteLength);
+const encodedBytes = (entry: Entry) =>
+  entry.encoded ? Object.values(entry.encoded).reduce((sum, b) => sum + b.byteLength, 0) : 0;
 const headerText = (value: unknown) =>
   typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
 
@@ -158,18 +169,35 @@ export function installResponseCache(app: FastifyInstance, options: ResponseCach
   const cache = createByteLru<string, Entry>({
     maxBytes: options.maxBytes,
     maxEntries: options.maxEntries,
-    sizeOf: (entry, key) => key.length + bodyBytes(entry.body) + 64,
+    sizeOf: (entry, key) => key.length + bodyBytes(entry.body) + encodedBytes(entry) + 64,
   });
   const flights = new Map<string, Flight>();
   const leaders = new WeakMap<FastifyRequest, Leader>();
   const ttlOf = (request: FastifyRequest) =>
     request.method === 'GET' ? request.routeOptions.config?.cacheTtlMs : undefined;
-  const send = (reply: FastifyReply, body: string | Buffer, result: CacheResult) => {
+  /** An entry's answer, compressed once per entry and encoding for the clients that accept it. */
+  const send = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    key: string,
+    entry: Entry,
+    result: CacheResult,
+  ) => {
     options.onResult?.(result);
-    return reply
+    void reply
       .header('x-cache', result === 'shared' ? 'miss' : result)
-      .type('application/json; charset=utf-8')
-      .send(body);
+      .type('application/json; charset=utf-8');
+    const encoding = bodyBytes(entry.body) >= COMPRESS_THRESHOLD ? acceptedEncoding(request) : undefined;
+    if (encoding === undefined) return reply.send(entry.body);
+    let encoded = entry.encoded?.[encoding];
+    if (encoded === undefined) {
+      encoded = encodeBody(entry.body, encoding);
+      entry.encoded = { ...entry.encoded, [encoding]: encoded };
+      // Counted in the cache's bound from now on, its TTL unchanged.
+      if (cache.peek(key) === entry) cache.set(key, entry, { noUpdateTTL: true });
+    }
+    varyOnEncoding(reply);
+    return reply.header('content-encoding', encoding).send(encoded);
   };
   const replay = (reply: FastifyReply, answer: Answer) => {
     options.onResult?.('shared');
@@ -209,15 +237,15 @@ export function installResponseCache(app: FastifyInstance, options: ResponseCach
       const known = head ? await head.height() : undefined;
       const entry = cache.get(key);
       const state = entry && entryState(entry, Date.now(), ttlMs, follows, known);
-      if (entry && state === 'hit') return send(reply, entry.body, 'hit');
+      if (entry && state === 'hit') return send(request, reply, key, entry, 'hit');
       const flight = flights.get(key);
       // The request that found the entry old reads it again; those arriving meanwhile need not wait.
-      if (entry && state === 'stale' && flight) return send(reply, entry.body, 'stale');
+      if (entry && state === 'stale' && flight) return send(request, reply, key, entry, 'stale');
       if (entry && state === 'behind' && flight && head) {
         // Within the bound only if the store is no further on than the height known: ask it.
         const now = await head.heightAfter(arrived);
         if (now !== undefined && now - entry.head! <= MAX_BLOCKS_BEHIND)
-          return send(reply, entry.body, 'stale');
+          return send(request, reply, key, entry, 'stale');
       }
       if (!flight) {
         // Stamped with the known height until the page says the height it was read at.

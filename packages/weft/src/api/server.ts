@@ -15,6 +15,7 @@ import type { Db } from '../store/db.js';
 import { createRecordCache } from '../store/read/record-cache.js';
 import { createChainHead } from './chain-head.js';
 import { sharedSchemaController } from './compilers.js';
+import { installCompression } from './compression.js';
 import {
   type ApiCacheConfig,
   type CorsConfig,
@@ -173,6 +174,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   });
   app.addHook('preValidation', async (request) => normaliseRequest(request));
   if (options.cors?.enabled) await app.register(cors, corsOptions(options.cors));
+  await installCompression(app);
   installResponseCache(app, {
     enabled: cache.enabled,
     maxEntries: cache.size,
