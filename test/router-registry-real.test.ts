@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import { AminoTypes } from '@cosmjs/stargate';
 import { aminoConverters } from '@initia/amino-converter';
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
@@ -343,6 +344,21 @@ describe.each(['mainnets', 'testnets'])('the router on the real initia-registry:
       '',
     ].join('\n');
     await expect(text).toMatchFileSnapshot(`./__snapshots__/router-registry-real.${net}.txt`);
+  });
+
+  it('sends its chain and asset lists gzipped to a client that asks, the same JSON', async () => {
+    for (const url of ['/v2/info/chains', '/v2/fungible/assets']) {
+      const plain = await server.app.inject({ url });
+      const gzipped = await server.app.inject({
+        url,
+        headers: { 'accept-encoding': 'gzip, deflate, br, zstd' },
+      });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect([gzipped.statusCode, gzipped.headers['content-encoding']]).toEqual([200, 'gzip']);
+      expect(String(gzipped.headers.vary)).toMatch(/accept-encoding/i);
+      expect(gunzipSync(gzipped.rawPayload).toString('utf8')).toBe(plain.body);
+      expect(gzipped.rawPayload.byteLength * 4).toBeLessThan(plain.rawPayload.byteLength);
+    }
   });
 
   it('answers the same bytes when asked again', async () => {

@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { createByteLru } from '../common/lru.js';
 import {
   acceptedEncoding,
   COMPRESS_THRESHOLD,
   type Encoding,
   encodeBody,
   varyOnEncoding,
-} from './compression.js';
+} from '../common/http-compression.js';
+import { createByteLru } from '../common/lru.js';
 import type { IndexedHead } from './indexed-head.js';
 
 /**

@@ -7,6 +7,7 @@ import { createRestClient } from '../chain/rest-client.js';
 import { type BuildInfo, commitHashSoon, packageVersion } from '../common/build.js';
 import { InvalidArgumentError } from '../common/errors.js';
 import { echo } from '../common/http.js';
+import { installCompression } from '../common/http-compression.js';
 import { frameworkErrors, installHttpErrors } from '../common/http-errors.js';
 import { createApiMetrics, installRequestMetrics } from '../common/http-metrics.js';
 import type { Logger } from '../common/logger.js';
@@ -15,7 +16,6 @@ import type { Db } from '../store/db.js';
 import { createRecordCache } from '../store/read/record-cache.js';
 import { createChainHead } from './chain-head.js';
 import { sharedSchemaController } from './compilers.js';
-import { installCompression } from './compression.js';
 import {
   type ApiCacheConfig,
   type CorsConfig,

@@ -4,6 +4,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, LogController } from 'fastify';
 import { packageVersion } from '../../common/build.js';
+import { installCompression } from '../../common/http-compression.js';
 import { frameworkErrors, installHttpErrors } from '../../common/http-errors.js';
 import { createApiMetrics, installRequestMetrics } from '../../common/http-metrics.js';
 import { type Logger, silentLogger } from '../../common/logger.js';
@@ -102,6 +103,7 @@ export async function createRouterServer(options: RouterServerOptions): Promise<
     exposedHeaders: ['x-request-id'],
     strictPreflight: false,
   });
+  await installCompression(app);
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',

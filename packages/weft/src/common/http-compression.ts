@@ -4,11 +4,12 @@ import compress from '@fastify/compress';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /**
- * Answers are compressed for the clients that ask (`Accept-Encoding`: browsers, and Node's and most HTTP
- * libraries' fetch): a 100-record page is about 230 KB of JSON and about 22 KB gzipped. Fastify's own
- * plugin (`@fastify/compress`) compresses each answer of 1 KB or more as it is sent; the response cache
- * keeps the compressed forms of its entries (`encodeBody`), so a hot page is compressed once per refresh,
- * not once per request. Both choose the encoding the same way (`acceptedEncoding`).
+ * Answers of the indexer API and the router are compressed for the clients that ask (`Accept-Encoding`:
+ * browsers, and Node's and most HTTP libraries' fetch): an indexer page of 100 txs is about 230 KB of
+ * JSON and about 22 KB gzipped. Fastify's own plugin (`@fastify/compress`) compresses each answer of
+ * 1 KB or more as it is sent; the API's response cache keeps the compressed forms of its entries
+ * (`encodeBody`), so a hot page is compressed once per refresh, not once per request. Both choose the
+ * encoding the same way (`acceptedEncoding`).
  */
 
 /** In the server's order of preference, among those the client accepts with the same weight. */
