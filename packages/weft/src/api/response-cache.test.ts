@@ -180,6 +180,22 @@ describe('response cache', () => {
     expect(answers[0]!.rawPayload.byteLength * 20).toBeLessThan(plain.body.length);
     expect(made.state.reads).toBe(1);
 
+    // The read's own answer comes compressed too, and its compressed bytes are what the next client gets.
+    await app.close();
+    const again = await listApp({ ttlMs: 10_000, readMs: 1, padding: 4000 });
+    app = again.app;
+    const gzip = { url: '/list', headers: { 'accept-encoding': 'gzip' } };
+    const [miss, hit] = [await app.inject(gzip), await app.inject(gzip)];
+    expect([miss.headers['x-cache'], miss.headers['content-encoding'], hit.headers['x-cache']]).toEqual([
+      'miss',
+      'gzip',
+      'hit',
+    ]);
+    expect(Number(miss.headers['content-length'])).toBe(miss.rawPayload.byteLength);
+    expect(gunzipSync(miss.rawPayload).toString()).toBe(plain.body);
+    expect(hit.rawPayload).toEqual(miss.rawPayload);
+    expect(again.state.reads).toBe(1);
+
     await app.close();
     app = (await listApp({ ttlMs: 10_000, readMs: 1 })).app;
     await app.inject('/list');

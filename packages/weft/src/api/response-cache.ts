@@ -92,7 +92,7 @@ const MAX_WAITS = 4;
 
 interface Entry {
   body: string | Buffer;
-  /** The body compressed, made for the first request that accepts each encoding (compression.ts). */
+  /** The body compressed, per encoding, made for the first request that accepts it (`http-compression.ts`). */
   encoded?: Partial<Record<Encoding, Buffer>>;
   /** When the entry was made (ms). */
   at: number;
@@ -175,7 +175,23 @@ export function installResponseCache(app: FastifyInstance, options: ResponseCach
   const leaders = new WeakMap<FastifyRequest, Leader>();
   const ttlOf = (request: FastifyRequest) =>
     request.method === 'GET' ? request.routeOptions.config?.cacheTtlMs : undefined;
-  /** An entry's answer, compressed once per entry and encoding for the clients that accept it. */
+  /**
+   * An entry's body as this request's answer: compressed for a client that accepts it, once per entry
+   * and encoding (its leader's answer included), the compressed bytes then counted in the cache's bound.
+   */
+  const answerBody = (request: FastifyRequest, reply: FastifyReply, key: string, entry: Entry) => {
+    const encoding = bodyBytes(entry.body) >= COMPRESS_THRESHOLD ? acceptedEncoding(request) : undefined;
+    if (encoding === undefined) return entry.body;
+    let encoded = entry.encoded?.[encoding];
+    if (encoded === undefined) {
+      encoded = encodeBody(entry.body, encoding);
+      entry.encoded = { ...entry.encoded, [encoding]: encoded };
+      if (cache.peek(key) === entry) cache.set(key, entry, { noUpdateTTL: true });
+    }
+    varyOnEncoding(reply);
+    void reply.header('content-encoding', encoding);
+    return encoded;
+  };
   const send = (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -187,17 +203,7 @@ export function installResponseCache(app: FastifyInstance, options: ResponseCach
     void reply
       .header('x-cache', result === 'shared' ? 'miss' : result)
       .type('application/json; charset=utf-8');
-    const encoding = bodyBytes(entry.body) >= COMPRESS_THRESHOLD ? acceptedEncoding(request) : undefined;
-    if (encoding === undefined) return reply.send(entry.body);
-    let encoded = entry.encoded?.[encoding];
-    if (encoded === undefined) {
-      encoded = encodeBody(entry.body, encoding);
-      entry.encoded = { ...entry.encoded, [encoding]: encoded };
-      // Counted in the cache's bound from now on, its TTL unchanged.
-      if (cache.peek(key) === entry) cache.set(key, entry, { noUpdateTTL: true });
-    }
-    varyOnEncoding(reply);
-    return reply.header('content-encoding', encoding).send(encoded);
+    return reply.send(answerBody(request, reply, key, entry));
   };
   const replay = (reply: FastifyReply, answer: Answer) => {
     options.onResult?.('shared');
@@ -277,13 +283,13 @@ export function installResponseCache(app: FastifyInstance, options: ResponseCach
     options.onResult?.('miss');
     const body = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : undefined;
     const ttlMs = ttlOf(request) ?? 0;
+    let sent = payload;
     if (body !== undefined && reply.statusCode === 200 && ttlMs > 0) {
       const follows = request.routeOptions.config.cacheFollowsHead === true && leader.head !== undefined;
-      cache.set(
-        leader.key,
-        { body, at: Date.now(), head: leader.head },
-        { ttl: follows ? ttlMs + STALE_FOR_MS : ttlMs },
-      );
+      const entry: Entry = { body, at: Date.now(), head: leader.head };
+      cache.set(leader.key, entry, { ttl: follows ? ttlMs + STALE_FOR_MS : ttlMs });
+      // Compressed here, and kept, rather than by the plugin for this answer and again for the next.
+      sent = answerBody(request, reply, leader.key, entry);
     }
     land(
       request,
@@ -297,7 +303,7 @@ export function installResponseCache(app: FastifyInstance, options: ResponseCach
             head: leader.head,
           },
     );
-    done(null, payload);
+    done(null, sent);
   });
 
   // A leader whose answer never reached onSend (its connection went first) lets its waiters read.
