@@ -1,6 +1,14 @@
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +24,8 @@ import { freePort } from './api-process-support.js';
  * The product as an operator installs it: `npm pack` of packages/weft (its prepack compiles it), the
  * tarball installed into an empty folder with `--omit=dev`, and that install's `weft indexer`, `weft api`,
  * `weft router` and `weft dashboard` run against the devnet. Without the devnet package, `weft devnet`
- * says in one line how to install it.
+ * says in one line how to install it; with it (packed too, and installed beside the product in a folder
+ * of its own), `weft dev` runs from the devnet package's bundle of its entry.
  */
 
 const run = promisify(execFile);
@@ -28,13 +37,14 @@ const weft = join(app, 'node_modules', '.bin', 'weft');
 const children: Array<ReturnType<typeof spawn>> = [];
 let devnet: Devnet;
 let registry: string;
+let tarball: string;
 
 beforeAll(async () => {
   const packed = await run('npm', ['pack', '--workspace', 'weft', '--pack-destination', dir], {
     cwd: ROOT,
     maxBuffer: 1 << 24,
   });
-  const tarball = join(dir, packed.stdout.trim().split('\n').pop()!);
+  tarball = join(dir, packed.stdout.trim().split('\n').pop()!);
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'operator', private: true }));
   await run('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', tarball], {
@@ -58,8 +68,8 @@ afterAll(async () => {
 }, 60_000);
 
 /** Starts the installed `weft <args>` and answers its output so far, as it grows. */
-function start(args: string[], env: Record<string, string>): { output: string[] } {
-  const child = spawn(weft, args, {
+function start(args: string[], env: Record<string, string>, bin = weft): { output: string[] } {
+  const child = spawn(bin, args, {
     cwd: app,
     env: { PATH: process.env.PATH, LOG_FORMAT: 'json', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -153,6 +163,71 @@ describe('the packed product, installed without dev dependencies', () => {
     );
     expect(page).toContain('<html');
   }, 120_000);
+
+  it('weft dev runs from the installed devnet package (its bundle), serves, and stops cleanly', async () => {
+    const packed = await run('npm', ['pack', '--workspace', 'weft-devnet', '--pack-destination', dir], {
+      cwd: ROOT,
+      maxBuffer: 1 << 24,
+    });
+    const devnetTarball = join(dir, packed.stdout.trim().split('\n').pop()!);
+    const withDevnet = join(dir, 'with-devnet');
+    mkdirSync(withDevnet);
+    writeFileSync(join(withDevnet, 'package.json'), JSON.stringify({ name: 'developer', private: true }));
+    await run(
+      'npm',
+      ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', tarball, devnetTarball],
+      { cwd: withDevnet, maxBuffer: 1 << 24 },
+    );
+    const installed = join(withDevnet, 'node_modules', 'weft-devnet', 'dist');
+    expect(existsSync(join(installed, 'bundle', 'dev.js'))).toBe(true);
+    // The command's own compiled module goes: the stack below runs from the bundle or not at all.
+    rmSync(join(installed, 'cli', 'dev.js'));
+
+    const state = join(dir, 'dev');
+    const manifestPath = join(state, 'manifest.json');
+    const ports = ['--port-base', '--api-port-base', '--router-port', '--dashboard-port', '--registry-port'];
+    const dev = start(
+      [
+        'dev',
+        ...['--vms', 'evm', '--seed', 'pack', '--block-time', '200ms', '--txs-per-block', '2'],
+        ...ports.flatMap((flag) => [flag, '0']),
+        ...['--state-dir', join(state, 'chains'), '--data-dir', join(state, 'store')],
+        ...['--registry', join(state, 'registry'), '--manifest', manifestPath],
+      ],
+      {},
+      join(withDevnet, 'node_modules', '.bin', 'weft'),
+    );
+    // The table's last row comes after the manifest is written.
+    await until(
+      'the installed weft dev to serve',
+      () => {
+        const output = dev.output.join('');
+        if (output.includes('exited with')) throw new Error(`weft dev stopped:\n${output}`);
+        return /^control\s+url=http:\/\/127\.0\.0\.1:\d+ /m.test(output);
+      },
+      120_000,
+    );
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+    const indexed = (manifest.chains as Array<{ chain_id: string; indexer_api: string | null }>).filter(
+      (c) => c.indexer_api !== null,
+    );
+    expect(indexed.length).toBeGreaterThan(1);
+    const { chain_id: chainId, indexer_api: apiUrl } = indexed[0]!;
+    await until(
+      'the stack to index a tx',
+      async () => (await json(`${apiUrl}/indexer/tx/v1/txs?pagination.limit=1`)).txs.length > 0,
+      60_000,
+      { retryErrors: true },
+    );
+    expect((await json(`${apiUrl}/status`)).chain_id).toBe(chainId);
+    const chains = await json(`${manifest.router}/v2/info/chains`);
+    expect(chains.chains.map((c: { chain_id: string }) => c.chain_id)).toContain(chainId);
+
+    const child = children.at(-1)!;
+    child.kill('SIGTERM');
+    const [code, signal] = await once(child, 'exit');
+    expect({ code, signal }, dev.output.join('')).toEqual({ code: 0, signal: null });
+  }, 240_000);
 
   it('weft devnet says in one line how to install the devnet package', async () => {
     const failed = await run(weft, ['devnet'], { cwd: app }).then(

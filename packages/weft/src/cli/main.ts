@@ -27,6 +27,12 @@ async function fromDevnet(command: string, path: string): Promise<any> {
   }
 }
 
+/**
+ * `weft dev`'s entry: compiled, the devnet package's bundle of it (one file for the ~2,000 modules it
+ * loads, scripts/bundle-dev.mjs); run from the TypeScript source, as the tests do, its module.
+ */
+const DEV_ENTRY = import.meta.url.endsWith('.ts') ? 'cli/dev.js' : 'bundle/dev.js';
+
 const unlessNoDevnet = (err: unknown): undefined => {
   if ((err as BaseError).code === 'WEFT_ERR_DEVNET_NOT_INSTALLED') return undefined;
   throw err;
@@ -80,7 +86,7 @@ const commands: Record<string, CommandInfo & { run: (argv: string[]) => Promise<
       'The indexers, APIs and the router of the stack take their defaults (they read none of the environment variables of `weft indexer`, `weft api` or `weft router`).',
       COMMIT_NOTE,
     ],
-    run: async (argv) => (await fromDevnet('dev', 'cli/dev.js')).runDev(argv),
+    run: async (argv) => (await fromDevnet('dev', DEV_ENTRY)).runDev(argv),
   },
 };
 
