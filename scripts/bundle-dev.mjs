@@ -11,7 +11,8 @@
 // - packages that read files of their own at run time (PGlite's WebAssembly, swagger-ui's pages, pino's
 //   transports, solc) or that weft loads with `require` on first use (`@initia/initia.js`, the amino
 //   converters, which the devnet imports: one copy of each) stay outside.
-// Lazy imports stay lazy: each `import()` becomes a chunk of its own.
+// Lazy imports stay lazy: each `import()` of our modules becomes a chunk of its own, and a package loaded
+// with `import()` stays outside.
 import { readFile, rm } from 'node:fs/promises';
 import { dirname, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,6 +55,9 @@ const ownModules = {
       if (specifier && SHARED.some((shared) => specifier === `weft/${shared}`)) {
         return { path: specifier, external: true };
       }
+      // A package loaded with `import()` is loaded by Node: a bundled CommonJS package's chunk would
+      // export only its `default`, where Node gives its named exports too.
+      if (!specifier && args.kind === 'dynamic-import') return { path: args.path, external: true };
       return resolved;
     });
     build.onLoad({ filter: /\.js$/ }, async (args) => {
