@@ -1,5 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { SourceMap } from 'node:module';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * Where `weft dev`'s CPU goes, read from the `--cpu-prof` profiles of one run (one file per thread): the
@@ -9,7 +11,7 @@ import { join } from 'node:path';
 
 interface ProfileNode {
   id: number;
-  callFrame: { functionName: string; url: string };
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
   children?: number[];
 }
 
@@ -84,9 +86,43 @@ export function cpuByPart(dir: string, windows: Window[]): Array<Record<string, 
   );
 }
 
+/** A chunk of `weft dev`'s bundle (scripts/bundle-dev.mjs). */
+const BUNDLE_CHUNK = /\/dist\/bundle\/[^/]+\.js$/;
+
+/**
+ * A frame's file as the parts name it. In the bundle, the file the frame's code was compiled from, read
+ * through the chunk's source map and named as its compiled module (`weft/dist/indexer/….js`, not
+ * `src/….ts`), so a part is the same code bundled or not.
+ */
+function frameFile(frame: ProfileNode['callFrame'], maps: Map<string, SourceMap | null>): string {
+  const { url } = frame;
+  if (!BUNDLE_CHUNK.test(url)) return url;
+  let map = maps.get(url);
+  if (map === undefined) {
+    try {
+      map = new SourceMap(JSON.parse(readFileSync(`${fileURLToPath(url)}.map`, 'utf8')));
+    } catch {
+      map = null;
+    }
+    maps.set(url, map);
+  }
+  const entry = map?.findEntry(frame.lineNumber, frame.columnNumber);
+  if (!entry || !('originalSource' in entry)) return url;
+  return new URL(entry.originalSource, url).href.replace(
+    /\/packages\/(weft|devnet)\/src\/(.*)\.ts$/,
+    '/packages/$1/dist/$2.js',
+  );
+}
+
 /** The part of each node of a main-thread profile (memoized: a node's part depends on its stack only). */
 function partOfNode(profile: CpuProfile): (id: number) => string {
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const maps = new Map<string, SourceMap | null>();
+  const byId = new Map(
+    profile.nodes.map((node) => [
+      node.id,
+      { ...node, callFrame: { ...node.callFrame, url: frameFile(node.callFrame, maps) } },
+    ]),
+  );
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const memo = new Map<number, string>();
