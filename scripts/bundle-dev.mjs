@@ -86,7 +86,7 @@ await esbuild.build({
   target: 'node20',
   external: EXTERNAL,
   keepNames: true,
-  // Stack traces map to the compiled modules' lines (their own maps lead on to the TypeScript).
+  // Through the compiled modules' own maps, the bundle's lead to the TypeScript (without its text).
   sourcemap: 'linked',
   sourcesContent: false,
   // The CommonJS packages inside call `require` for Node's built-in modules.

@@ -28,8 +28,8 @@ async function fromDevnet(command: string, path: string): Promise<any> {
 }
 
 /**
- * `weft dev`'s entry: compiled, the devnet package's bundle of it (one file for the ~2,000 modules it
- * loads, scripts/bundle-dev.mjs); run from the TypeScript source, as the tests do, its module.
+ * `weft dev`'s entry: compiled, the devnet package's bundle of it (a few chunks for the ~2,000 modules
+ * it loads, scripts/bundle-dev.mjs); run from the TypeScript source, as the tests do, its module.
  */
 const DEV_ENTRY = import.meta.url.endsWith('.ts') ? 'cli/dev.js' : 'bundle/dev.js';
 
