@@ -37,6 +37,9 @@ function loadWorker(): void {
     const requests: LoadRequest[] =
       job.requests ?? (job.paths ?? []).map((path) => ({ method: 'GET', path }));
     let next = 0;
+    // Built once: a request only points at them.
+    const headers = { ...job.headers };
+    const jsonHeaders = { ...job.headers, 'content-type': 'application/json' };
     autocannon(
       {
         url: job.base,
@@ -48,10 +51,10 @@ function loadWorker(): void {
               const r = requests[next++ % requests.length]!;
               request.method = r.method;
               request.path = r.path;
-              request.headers = { ...job.headers };
+              request.headers = headers;
               if (r.body !== undefined) {
                 request.body = r.body;
-                request.headers = { ...job.headers, 'content-type': 'application/json' };
+                request.headers = jsonHeaders;
               }
               return request;
             },

@@ -20,7 +20,7 @@ import * as esbuild from 'esbuild';
 
 const PACKAGES = fileURLToPath(new URL('../packages/', import.meta.url));
 const OWN = { weft: `${PACKAGES}weft${sep}dist${sep}`, 'weft-devnet': `${PACKAGES}devnet${sep}dist${sep}` };
-const SHARED = ['common/errors.js', 'common/progress.js'];
+const SHARED = ['weft/common/errors.js', 'weft/common/progress.js'];
 const EXTERNAL = [
   '@electric-sql/pglite',
   '@fastify/swagger-ui',
@@ -52,7 +52,7 @@ const ownModules = {
       // What esbuild cannot resolve (an optional `require` in a try) it handles as without this plugin.
       if (resolved.errors.length > 0) return undefined;
       const specifier = specifierOf(resolved.path);
-      if (specifier && SHARED.some((shared) => specifier === `weft/${shared}`)) {
+      if (specifier && SHARED.includes(specifier)) {
         return { path: specifier, external: true };
       }
       // A package loaded with `import()` is loaded by Node: a bundled CommonJS package's chunk would

@@ -39,18 +39,28 @@ let devnet: Devnet;
 let registry: string;
 let tarball: string;
 
-beforeAll(async () => {
-  const packed = await run('npm', ['pack', '--workspace', 'weft', '--pack-destination', dir], {
+/** `npm pack` of a workspace package (its prepack compiles it): the tarball's path. */
+async function pack(workspace: string): Promise<string> {
+  const packed = await run('npm', ['pack', '--workspace', workspace, '--pack-destination', dir], {
     cwd: ROOT,
     maxBuffer: 1 << 24,
   });
-  tarball = join(dir, packed.stdout.trim().split('\n').pop()!);
-  mkdirSync(app);
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'operator', private: true }));
-  await run('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', tarball], {
-    cwd: app,
+  return join(dir, packed.stdout.trim().split('\n').pop()!);
+}
+
+/** A new folder `folder`, a package of its own named `name`, with `tarballs` installed without dev dependencies. */
+async function installInto(folder: string, name: string, tarballs: string[]): Promise<void> {
+  mkdirSync(folder);
+  writeFileSync(join(folder, 'package.json'), JSON.stringify({ name, private: true }));
+  await run('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', ...tarballs], {
+    cwd: folder,
     maxBuffer: 1 << 24,
   });
+}
+
+beforeAll(async () => {
+  tarball = await pack('weft');
+  await installInto(app, 'operator', [tarball]);
   devnet = await testDevnet({ seed: 'pack', vms: ['evm'], accounts: 4, txsPerBlock: 3 });
   registry = join(dir, 'registry');
   devnet.writeRegistry(registry);
@@ -165,19 +175,8 @@ describe('the packed product, installed without dev dependencies', () => {
   }, 120_000);
 
   it('weft dev runs from the installed devnet package (its bundle), serves, and stops cleanly', async () => {
-    const packed = await run('npm', ['pack', '--workspace', 'weft-devnet', '--pack-destination', dir], {
-      cwd: ROOT,
-      maxBuffer: 1 << 24,
-    });
-    const devnetTarball = join(dir, packed.stdout.trim().split('\n').pop()!);
     const withDevnet = join(dir, 'with-devnet');
-    mkdirSync(withDevnet);
-    writeFileSync(join(withDevnet, 'package.json'), JSON.stringify({ name: 'developer', private: true }));
-    await run(
-      'npm',
-      ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', tarball, devnetTarball],
-      { cwd: withDevnet, maxBuffer: 1 << 24 },
-    );
+    await installInto(withDevnet, 'developer', [tarball, await pack('weft-devnet')]);
     const installed = join(withDevnet, 'node_modules', 'weft-devnet', 'dist');
     expect(existsSync(join(installed, 'bundle', 'dev.js'))).toBe(true);
     // The command's own compiled module goes: the stack below runs from the bundle or not at all.
