@@ -1,5 +1,5 @@
 import { createByteLru } from '../../common/lru.js';
-import { decodeRecordBytes } from '../record-codec.js';
+import { type RecordJson, recordJson } from '../record-codec.js';
 
 /**
  * Stored tx and EVM tx records by sequence, kept in the reading process. A record never changes once
@@ -8,7 +8,7 @@ import { decodeRecordBytes } from '../record-codec.js';
  * stay here while the keys query stays exact.
  *
  * Records are held as the store keeps them (compressed, about a fifth of their JSON) and inflated when
- * a page takes them (about 10 µs for a 2.3 KB record). Held as JSON, 64 MB kept the records of 270
+ * a page's answer is written (about 4 µs for a 2.3 KB record, straight into the answer). Held as JSON, 64 MB kept the records of 270
  * 100-record pages; the polled pages of the API bench's 1,000 accounts (230 MB of JSON) never fitted,
  * so every one of them read its records from the store, where each record is a heap page of its own.
  * Held compressed, with what each entry takes besides, they take 72 MB. The pages polled hardest are
@@ -30,8 +30,8 @@ import { decodeRecordBytes } from '../record-codec.js';
 export type RecordTable = 'tx' | 'evm_tx';
 
 export interface RecordCache {
-  /** The record's JSON text (UTF-8), when held. */
-  get(table: RecordTable, sequence: number): Buffer | undefined;
+  /** The record's JSON text, when held. */
+  get(table: RecordTable, sequence: number): RecordJson | undefined;
   /**
    * A record read from the store, as stored: kept when it was offered before within reach; whether it
    * was kept.
@@ -49,7 +49,7 @@ export interface RecordCache {
     table: RecordTable,
     sequences: readonly number[],
     read: (missing: number[]) => Promise<Map<number, Uint8Array>>,
-  ): Promise<Map<number, Buffer>>;
+  ): Promise<Map<number, RecordJson>>;
   /**
    * Whether most records of the last pages were not here (see `noteFound`): a page then reads its
    * records with its keys, in one statement, rather than after them.
@@ -65,7 +65,7 @@ export interface RecordCacheOptions {
   /** Most bytes held (the stored records', and what each entry takes besides). */
   maxBytes: number;
   /** A stored record's JSON text (default: the store's record codec). */
-  decode?: (stored: Uint8Array) => Buffer;
+  decode?: (stored: Uint8Array) => RecordJson;
   /** Bytes counted for each record beyond its own (default: what its objects take). */
   entryBytes?: number;
   ttlMs?: number;
@@ -105,7 +105,7 @@ const OWN_SLACK = 64;
 const ENTRY_BYTES = 288;
 
 export function createRecordCache(options: RecordCacheOptions): RecordCache {
-  const decode = options.decode ?? decodeRecordBytes;
+  const decode = options.decode ?? recordJson;
   const entryBytes = options.entryBytes ?? ENTRY_BYTES;
   const records = createByteLru<number, Uint8Array>({
     maxBytes: options.maxBytes,
@@ -133,7 +133,7 @@ export function createRecordCache(options: RecordCacheOptions): RecordCache {
   const cache: RecordCache = {
     get: (table, sequence) => held(keyOf(table, sequence)),
     async load(table, sequences, read) {
-      const found = new Map<number, Buffer>();
+      const found = new Map<number, RecordJson>();
       // Per read awaited, the records wanted from it: one continuation per read, not per record.
       let others: Map<Promise<Map<number, Uint8Array>>, number[]> | undefined;
       const missing: number[] = [];

@@ -1,5 +1,5 @@
 import type { Db } from '../db.js';
-import { decodeRecordBytes } from '../record-codec.js';
+import { type RecordJson, recordJson } from '../record-codec.js';
 import {
   afterColumn,
   branchLimit,
@@ -87,12 +87,13 @@ export function msgTypeIds(q: SequenceQuery, names: string[]): string {
 }
 
 /**
- * A stored tx or EVM tx record as its JSON text (key order as the indexer wrote it), in UTF-8 bytes:
- * an answer is assembled from them as bytes, with no string built or encoded per record.
+ * A stored tx or EVM tx record as its JSON text (key order as the indexer wrote it), in UTF-8 bytes or
+ * inflated where it is written: an answer is assembled from them as bytes, with no string built or
+ * encoded per record.
  */
 export interface RecordRow {
   sequence: number;
-  json: Buffer;
+  json: RecordJson;
 }
 
 /** The SQL of a record page: its keys (a `sequence` column, ordered and limited) and its total. */
@@ -170,7 +171,7 @@ async function readJoinedRecordPage(
       }
       const stored = row.record as Uint8Array;
       cache?.offer(table, sequence, stored);
-      return { sequence, json: decodeRecordBytes(stored) };
+      return { sequence, json: recordJson(stored) };
     },
   );
   cache?.noteFound(held, page.rows.length);
@@ -187,5 +188,5 @@ export async function recordByHash(
     `SELECT sequence, record FROM ${table} WHERE hash = $1 ORDER BY sequence DESC LIMIT 1`,
     [hash],
   );
-  return row && { sequence: Number(row.sequence), json: decodeRecordBytes(row.record) };
+  return row && { sequence: Number(row.sequence), json: recordJson(row.record) };
 }
