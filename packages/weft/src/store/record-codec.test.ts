@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeRecord, decodeRecordBytes, encodeRecord } from './record-codec.js';
+import { decodeRecord, decodeRecordBytes, encodeRecord, recordJson } from './record-codec.js';
 
 const RECORD = JSON.stringify({
   txhash: 'AB12',
@@ -72,5 +72,10 @@ describe('record codec', () => {
     lying[1] = lying[1]! + 1;
     expect(() => decodeRecord(lying)).toThrow(/header says/);
     expect(() => decodeRecord(Buffer.from([2, 0x80, 0x80]))).toThrow(/malformed length/);
+    // A length no stream of its size could hold (2^34 bytes from 3): refused before any buffer is taken.
+    expect(() => decodeRecord(Buffer.from([2, 0x80, 0x80, 0x80, 0x80, 0x40, 1, 2, 3]))).toThrow(
+      'stored record says 17179869184 bytes, more than its 3-byte stream can hold',
+    );
+    expect(() => recordJson(Buffer.from([2, 0x80, 0x80, 0x80, 0x80, 0x40, 1, 2, 3]))).toThrow(/can hold/);
   });
 });

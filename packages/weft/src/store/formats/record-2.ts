@@ -37,9 +37,17 @@ export function encodeRecord2(text: Buffer): Buffer {
   return out;
 }
 
-/** Where the text of `view`, a value of format 2, starts being stored, and its length. */
+/** Deflate's highest ratio (a stream of one repeated byte): no text is longer than its stream times this. */
+const MAX_RATIO = 1032;
+
+/**
+ * Where the text of `view`, a value of format 2, starts being stored, and its length; a length its
+ * stream could not hold is malformed (a read would otherwise take a buffer of that size).
+ */
 export function record2Head(view: Buffer, kind: StoredKind = 'record'): { length: number; next: number } {
   const { value: length, next } = readVarint(view, 1, kind);
+  if (length > (view.length - next) * MAX_RATIO + 2)
+    throw malformed(kind, `says ${length} bytes, more than its ${view.length - next}-byte stream can hold`);
   return { length, next };
 }
 

@@ -41,4 +41,15 @@ describe('sized inflate', () => {
     expect(inflate(deflated(texts[3]!), texts[3]!.length).equals(texts[3]!)).toBe(true);
     expect(inflate.contexts).toBe(1);
   });
+
+  it('refuses to write past the buffer it is given, rather than reach zlib with it', () => {
+    const inflate = sizedInflater(DICTIONARY_1);
+    const text = texts[5]!;
+    const target = Buffer.alloc(text.length + 10);
+    // The text and its spare byte fit from 9 on, not from 10.
+    expect(inflate.into(deflated(text), text.length, target, 9)).toBe(text.length);
+    expect(target.subarray(9, 9 + text.length).equals(text)).toBe(true);
+    expect(() => inflate.into(deflated(text), text.length, target, 10)).toThrow(RangeError);
+    expect(() => inflate.into(deflated(text), text.length, target, -1)).toThrow(RangeError);
+  });
 });

@@ -72,8 +72,11 @@ export function sizedInflater(dictionary: Buffer): SizedInflater {
       context = openContext(dictionary);
       if (context) contexts += 1;
     }
-    if (!context) return copied(input, length, target, offset);
     const room = length + 1;
+    // zlib's handle ends the process on a write past its buffer (a failed assertion): checked here first.
+    if (offset < 0 || offset + room > target.length)
+      throw new RangeError(`${room} bytes at ${offset} do not fit in ${target.length}`);
+    if (!context) return copied(input, length, target, offset);
     context.handle.writeSync(constants.Z_FINISH, input, 0, input.length, target, offset, room);
     if (context.engine.destroyed) {
       // Not a deflate stream, or cut short: the context is closed; the next value opens another.
