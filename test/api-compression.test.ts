@@ -1,9 +1,8 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiServer, createApiServer } from 'weft/api/server.js';
-import { SYNTHETIC_CHAIN, syntheticStore } from 'weft/api/test-support/synthetic-store.js';
-import type { Db } from 'weft/store/db.js';
+import type { ApiServer } from 'weft/api/server.js';
+import { SYNTHETIC_CHAIN, syntheticApi } from 'weft/api/test-support/synthetic-store.js';
 
 /**
  * Answers compressed for the clients that ask, over a small synthetic store: the plugin's for answers
@@ -15,13 +14,10 @@ const PAGE = '/indexer/tx/v1/txs?pagination.limit=20';
 /** What browsers send. */
 const BROWSER = 'gzip, deflate, br, zstd';
 
-let db: Db;
 let api: ApiServer;
+let close: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  db = await syntheticStore();
-  api = await createApiServer({
-    db,
-    chain: CHAIN,
+  ({ api, close } = await syntheticApi({
     cache: { enabled: true, size: 100, listTtlMs: 60_000, itemTtlMs: 60_000 },
     cors: {
       enabled: true,
@@ -32,12 +28,9 @@ beforeAll(async () => {
       allowCredentials: false,
       maxAgeSeconds: 600,
     },
-  });
+  }));
 });
-afterAll(async () => {
-  await api?.close();
-  await db?.close();
-});
+afterAll(() => close?.());
 
 const get = (url: string, acceptEncoding?: string) =>
   api.app.inject({

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CACHE } from 'weft/api/config.js';
-import { type ApiServer, createApiServer } from 'weft/api/server.js';
-import { SYNTHETIC_CHAIN, syntheticStore } from 'weft/api/test-support/synthetic-store.js';
+import type { ApiServer } from 'weft/api/server.js';
+import { syntheticApi } from 'weft/api/test-support/synthetic-store.js';
 import type { Db } from 'weft/store/db.js';
 import { readVarint, varintLength, writeVarint } from 'weft/store/formats/varint.js';
 import { decodeRecord } from 'weft/store/record-codec.js';
@@ -14,20 +14,13 @@ import { decodeRecord } from 'weft/store/record-codec.js';
 
 let db: Db;
 let api: ApiServer;
+let close: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  db = await syntheticStore();
   // No response or record cache: every answer here is assembled from the records the store holds then
   // (records never change in a store; this test changes them under the server).
-  api = await createApiServer({
-    db,
-    chain: SYNTHETIC_CHAIN,
-    cache: { ...DEFAULT_CACHE, enabled: false, recordMb: 0 },
-  });
+  ({ db, api, close } = await syntheticApi({ cache: { ...DEFAULT_CACHE, enabled: false, recordMb: 0 } }));
 });
-afterAll(async () => {
-  await api?.close();
-  await db?.close();
-});
+afterAll(() => close?.());
 
 const stored = async () =>
   (
