@@ -93,11 +93,7 @@ export function writeRecordJson(json: RecordJson, target: Buffer, offset: number
 }
 
 /** The text in a buffer of its own. */
-export function recordJsonBytes(json: RecordJson): Buffer {
-  if (!(json instanceof DeferredRecord)) return json;
-  const out = Buffer.allocUnsafe(json.length + 1);
-  json.writeInto(out, 0);
-  return out.subarray(0, json.length);
-}
+export const recordJsonBytes = (json: RecordJson): Buffer =>
+  json instanceof DeferredRecord ? decodeRecordBytes(json.stored) : json;
 
 export const decodeRecord = (stored: Uint8Array): string => decodeRecordBytes(stored).toString('utf8');

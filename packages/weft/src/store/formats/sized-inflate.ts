@@ -6,7 +6,7 @@ import { constants, InflateRaw, inflateRawSync } from 'node:zlib';
  *
  * `inflateRawSync` builds a whole zlib stream per call (a Transform, its native context with its 32 KB
  * window, the dictionary set): for a 2.3 KB record that is two fifths of its 7 µs. Here one context is
- * kept and reset between values: 4.2 µs a record (bench store, `npm run bench -- api`). Node has no
+ * kept and reset between values: 4.1 µs a record (bench store, `npm run bench -- api`). Node has no
  * public call for that; it is the handle `inflateRawSync` itself drives (`_handle.writeSync` and the
  * `_writeState` it fills), so where a Node lacks them, and after any value that does not inflate, the
  * value is decoded by `inflateRawSync`, which also gives a bad value its error.

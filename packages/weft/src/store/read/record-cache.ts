@@ -8,11 +8,11 @@ import { type RecordJson, recordJson } from '../record-codec.js';
  * stay here while the keys query stays exact.
  *
  * Records are held as the store keeps them (compressed, about a fifth of their JSON) and inflated when
- * a page's answer is written (about 4 µs for a 2.3 KB record, straight into the answer). Held as JSON, 64 MB kept the records of 270
- * 100-record pages; the polled pages of the API bench's 1,000 accounts (230 MB of JSON) never fitted,
- * so every one of them read its records from the store, where each record is a heap page of its own.
- * Held compressed, with what each entry takes besides, they take 72 MB. The pages polled hardest are
- * the response cache's.
+ * a page's answer is written, straight into it (about 4 µs for a 2.3 KB record). Held as JSON, 64 MB
+ * kept the records of 270 100-record pages; the polled pages of the API bench's 1,000 accounts (230 MB
+ * of JSON) never fitted, so every one of them read its records from the store, where each record is a
+ * heap page of its own. Held compressed, with what each entry takes besides, they take 72 MB. The pages
+ * polled hardest are the response cache's.
  *
  * Bounded by the bytes held (the stored records' and each entry's own), least recently used out first.
  * Entries also expire after `ttlMs`: a store wiped and rebuilt under a running reader reuses sequences,
