@@ -31,15 +31,22 @@ export interface Page<R, C> {
 
 export type Row = Record<string, unknown>;
 
+const totalColumn = (totalSql: string | null) =>
+  totalSql === null ? 'NULL::int8' : `coalesce((${totalSql}), 0)::int8`;
+const heightColumn = `coalesce((SELECT height FROM progress WHERE name = 'block'), 0)::int8`;
+
 /**
  * `SELECT total, height, page.*`: the page is LEFT JOINed to a one-row total, so an empty page still
  * answers its total, and the indexed height, read in the statement's own snapshot. `pageSql` must
  * order and limit itself; `order` re-states the order outside.
  */
 export function pageStatement(totalSql: string | null, pageSql: string, order: string): string {
-  const total = totalSql === null ? 'NULL::int8' : `coalesce((${totalSql}), 0)::int8`;
-  const height = `coalesce((SELECT height FROM progress WHERE name = 'block'), 0)::int8`;
-  return `SELECT ${total} AS page_total, ${height} AS page_height, p.* FROM (SELECT 1) one LEFT JOIN LATERAL (${pageSql}) p ON true ORDER BY ${order}`;
+  return `SELECT ${totalColumn(totalSql)} AS page_total, ${heightColumn} AS page_height, p.* FROM (SELECT 1) one LEFT JOIN LATERAL (${pageSql}) p ON true ORDER BY ${order}`;
+}
+
+/** `SELECT total, height, column`: one row, the page itself aggregated in `columnSql` (`page_rows`). */
+export function aggregatePageStatement(totalSql: string | null, columnSql: string): string {
+  return `SELECT ${totalColumn(totalSql)} AS page_total, ${heightColumn} AS page_height, ${columnSql} AS page_rows`;
 }
 
 /** Splits the look-ahead row off and drops the null row an empty page leaves behind. */

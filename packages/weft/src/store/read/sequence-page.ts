@@ -2,6 +2,7 @@ import type { Db } from '../db.js';
 import { type RecordJson, recordJson } from '../record-codec.js';
 import {
   afterColumn,
+  aggregatePageStatement,
   branchLimit,
   createParams,
   direction,
@@ -12,6 +13,13 @@ import {
   type Row,
   toPage,
 } from './page.js';
+import {
+  type BatchRecord,
+  readRecordBatch,
+  readSequenceBatch,
+  recordBatchSql,
+  sequenceBatchSql,
+} from './record-batch.js';
 import type { RecordCache, RecordTable } from './record-cache.js';
 
 /** The tx families (cosmos, EVM, internal) are paged by their global sequence. */
@@ -48,6 +56,29 @@ export async function readSequencePage<R>(
   build: (q: SequenceQuery) => { page: string; total: string },
   map: (row: Row) => R,
 ): Promise<Page<R, SequenceCursor>> {
+  const rows = await querySequencePage(db, request, build, (total, page, dir) =>
+    pageStatement(total, page, `p.sequence ${dir}`),
+  );
+  return toSequencePage(rows, request, map);
+}
+
+function toSequencePage<R>(rows: Row[], request: PageRequest<SequenceCursor>, map: (row: Row) => R) {
+  return toPage(
+    rows,
+    request,
+    (r) => r.sequence !== null,
+    map,
+    (r) => ({ sequence: Number(r.sequence) }),
+  );
+}
+
+/** The statement `assemble` makes of a page's SQL, its total's (null when not asked) and its order. */
+async function querySequencePage(
+  db: Db,
+  request: PageRequest<SequenceCursor>,
+  build: (q: SequenceQuery) => { page: string; total: string },
+  assemble: (total: string | null, page: string, dir: string) => string,
+): Promise<Row[]> {
   const params = createParams();
   let account: { address: Uint8Array; param: string } | undefined;
   const query: SequenceQuery = {
@@ -65,19 +96,12 @@ export async function readSequencePage<R>(
     },
   };
   const { page, total } = build(query);
-  const statement = pageStatement(request.countTotal ? total : null, page, `p.sequence ${query.dir}`);
-  const rows = await db.query(
+  const statement = assemble(request.countTotal ? total : null, page, query.dir);
+  return db.query(
     account
       ? `WITH page_account AS MATERIALIZED (SELECT id FROM account WHERE address = ${account.param}) ${statement}`
       : statement,
     params.values,
-  );
-  return toPage(
-    rows,
-    request,
-    (r) => r.sequence !== null,
-    map,
-    (r) => ({ sequence: Number(r.sequence) }),
   );
 }
 
@@ -116,21 +140,20 @@ export async function readRecordPage(
   cache?: RecordCache,
 ): Promise<Page<RecordRow, SequenceCursor>> {
   if (!cache || cache.mostlyMissing) return readJoinedRecordPage(db, table, request, build, cache);
-  const page = await readSequencePage(
+  const page = await readBatchedPage(
     db,
     request,
-    (q) => {
-      const { keys, total } = build(q);
-      return { page: keys, total };
-    },
-    (row) => Number(row.sequence),
+    build,
+    (keys, dir) => sequenceBatchSql(`FROM (${keys}) t`, `t.sequence ${dir}`),
+    (value) => readSequenceBatch(value).map((sequence) => ({ sequence })),
+    (row) => row.sequence as number,
   );
   const found = await cache.load(table, page.rows, async (missing) => {
-    const rows = await db.query<{ sequence: string; record: Uint8Array }>(
-      `SELECT sequence, record FROM ${table} WHERE sequence = ANY($1::int8[])`,
+    const [row] = await db.query<{ records: string | null }>(
+      `SELECT ${recordBatchSql(`FROM ${table} t WHERE t.sequence = ANY($1::int8[])`, 't.sequence')} AS records`,
       [missing],
     );
-    return new Map(rows.map((row) => [Number(row.sequence), row.record]));
+    return new Map(readRecordBatch(row?.records ?? null).map((r) => [r.sequence, r.stored]));
   });
   return {
     ...page,
@@ -143,7 +166,10 @@ export async function readRecordPage(
   };
 }
 
-/** Keys, total and records in one statement; a record the cache holds is taken from it, not read. */
+/**
+ * Keys, total and records in one statement, the records as one batch (record-batch.ts); a record the
+ * cache holds is taken from it, not decoded.
+ */
 async function readJoinedRecordPage(
   db: Db,
   table: RecordTable,
@@ -152,30 +178,57 @@ async function readJoinedRecordPage(
   cache: RecordCache | undefined,
 ): Promise<Page<RecordRow, SequenceCursor>> {
   let held = 0;
-  const page = await readSequencePage(
+  const page = await readBatchedPage(
     db,
     request,
-    (q) => {
-      const { keys, total } = build(q);
-      return {
-        page: `SELECT t.sequence, t.record FROM (${keys}) q JOIN ${table} t ON t.sequence = q.sequence`,
-        total,
-      };
-    },
+    build,
+    (keys, dir) =>
+      recordBatchSql(`FROM (${keys}) q JOIN ${table} t ON t.sequence = q.sequence`, `t.sequence ${dir}`),
+    (value) => readRecordBatch(value) as unknown as Row[],
     (row): RecordRow => {
-      const sequence = Number(row.sequence);
+      const { sequence, stored } = row as unknown as BatchRecord;
       const kept = cache?.get(table, sequence);
       if (kept !== undefined) {
         held += 1;
         return { sequence, json: kept };
       }
-      const stored = row.record as Uint8Array;
       cache?.offer(table, sequence, stored);
       return { sequence, json: recordJson(stored) };
     },
   );
   cache?.noteFound(held, page.rows.length);
   return page;
+}
+
+/**
+ * A page of records' keys whose rows the statement sends as one value: `column` aggregates the keys' SQL
+ * (in the page's direction) and `rowsOf` reads that value (null when the page is empty) back into rows
+ * with a `sequence`, the look-ahead row included.
+ */
+async function readBatchedPage<R>(
+  db: Db,
+  request: PageRequest<SequenceCursor>,
+  build: RecordPageSql,
+  column: (keys: string, dir: string) => string,
+  rowsOf: (value: string | null) => Row[],
+  map: (row: Row) => R,
+): Promise<Page<R, SequenceCursor>> {
+  const [row] = await querySequencePage(
+    db,
+    request,
+    (q) => {
+      const { keys, total } = build(q);
+      return { page: keys, total };
+    },
+    (total, keys, dir) => aggregatePageStatement(total, column(keys, dir)),
+  );
+  // A head row carries the total and the height (toPage reads them from the first row).
+  const head = { page_total: row?.page_total, page_height: row?.page_height, sequence: null };
+  return toSequencePage(
+    [head, ...rowsOf((row?.page_rows as string | null | undefined) ?? null)],
+    request,
+    map,
+  );
 }
 
 /** The record with this hash (the newest, should a hash repeat), or undefined. */
