@@ -57,11 +57,24 @@ export function toPage<R, C>(
   map: (row: Row) => R,
   cursorOf: (row: Row) => C,
 ): Page<R, C> {
-  const total = request.countTotal && rows[0] ? String(rows[0].page_total) : null;
-  const height = rows[0]?.page_height;
-  const live = rows.filter(present);
-  const more = live.length > request.limit;
-  const kept = more ? live.slice(0, request.limit) : live;
+  return cutPage(rows[0], rows.filter(present), request, map, cursorOf);
+}
+
+/**
+ * A page of `items` (the look-ahead one included, when there is one), its total and height read from
+ * `head`, a row of the statement.
+ */
+export function cutPage<T, R, C>(
+  head: Row | undefined,
+  items: T[],
+  request: PageRequest<C>,
+  map: (item: T) => R,
+  cursorOf: (item: T) => C,
+): Page<R, C> {
+  const total = request.countTotal && head ? String(head.page_total) : null;
+  const height = head?.page_height;
+  const more = items.length > request.limit;
+  const kept = more ? items.slice(0, request.limit) : items;
   return {
     rows: kept.map(map),
     total,

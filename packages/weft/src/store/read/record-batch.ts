@@ -28,6 +28,10 @@ export interface BatchRecord {
   stored: Buffer;
 }
 
+/** An `int8send` sequence at `at`: sequences are assigned from 1 up and stay far below 2^53. */
+const readSequence = (batch: Buffer, at: number) =>
+  batch.readUInt32BE(at) * 2 ** 32 + batch.readUInt32BE(at + 4);
+
 /** The records of a batch column's value (null: none), in the statement's order. */
 export function readRecordBatch(value: string | null): BatchRecord[] {
   if (value === null) return [];
@@ -36,8 +40,7 @@ export function readRecordBatch(value: string | null): BatchRecord[] {
   let at = 0;
   while (at < batch.length) {
     if (at + 12 > batch.length) throw new Error(`a record batch ends within a record's head at byte ${at}`);
-    // Sequences are assigned from 1 up and stay far below 2^53.
-    const sequence = batch.readUInt32BE(at) * 2 ** 32 + batch.readUInt32BE(at + 4);
+    const sequence = readSequence(batch, at);
     const length = batch.readUInt32BE(at + 8);
     at += 12;
     if (at + length > batch.length) throw new Error(`a record batch ends within record ${sequence}`);
@@ -58,7 +61,6 @@ export function readSequenceBatch(value: string | null): number[] {
   const batch = Buffer.from(value, 'base64');
   if (batch.length % 8 !== 0) throw new Error(`a sequence batch of ${batch.length} bytes is cut short`);
   const sequences = new Array<number>(batch.length / 8);
-  for (let i = 0; i < sequences.length; i++)
-    sequences[i] = batch.readUInt32BE(i * 8) * 2 ** 32 + batch.readUInt32BE(i * 8 + 4);
+  for (let i = 0; i < sequences.length; i++) sequences[i] = readSequence(batch, i * 8);
   return sequences;
 }

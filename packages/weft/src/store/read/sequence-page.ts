@@ -5,6 +5,7 @@ import {
   aggregatePageStatement,
   branchLimit,
   createParams,
+  cutPage,
   direction,
   limitClause,
   type Page,
@@ -13,13 +14,7 @@ import {
   type Row,
   toPage,
 } from './page.js';
-import {
-  type BatchRecord,
-  readRecordBatch,
-  readSequenceBatch,
-  recordBatchSql,
-  sequenceBatchSql,
-} from './record-batch.js';
+import { readRecordBatch, readSequenceBatch, recordBatchSql, sequenceBatchSql } from './record-batch.js';
 import type { RecordCache, RecordTable } from './record-cache.js';
 
 /** The tx families (cosmos, EVM, internal) are paged by their global sequence. */
@@ -59,10 +54,6 @@ export async function readSequencePage<R>(
   const rows = await querySequencePage(db, request, build, (total, page, dir) =>
     pageStatement(total, page, `p.sequence ${dir}`),
   );
-  return toSequencePage(rows, request, map);
-}
-
-function toSequencePage<R>(rows: Row[], request: PageRequest<SequenceCursor>, map: (row: Row) => R) {
   return toPage(
     rows,
     request,
@@ -140,14 +131,11 @@ export async function readRecordPage(
   cache?: RecordCache,
 ): Promise<Page<RecordRow, SequenceCursor>> {
   if (!cache || cache.mostlyMissing) return readJoinedRecordPage(db, table, request, build, cache);
-  const page = await readBatchedPage(
-    db,
-    request,
-    build,
-    (keys, dir) => sequenceBatchSql(`FROM (${keys}) t`, `t.sequence ${dir}`),
-    (value) => readSequenceBatch(value).map((sequence) => ({ sequence })),
-    (row) => row.sequence as number,
-  );
+  const page = await readBatchedPage(db, request, build, {
+    column: (keys, dir) => sequenceBatchSql(`FROM (${keys}) t`, `t.sequence ${dir}`),
+    read: readSequenceBatch,
+    sequenceOf: (sequence) => sequence,
+  });
   const found = await cache.load(table, page.rows, async (missing) => {
     const [row] = await db.query<{ records: string | null }>(
       `SELECT ${recordBatchSql(`FROM ${table} t WHERE t.sequence = ANY($1::int8[])`, 't.sequence')} AS records`,
@@ -177,42 +165,41 @@ async function readJoinedRecordPage(
   build: RecordPageSql,
   cache: RecordCache | undefined,
 ): Promise<Page<RecordRow, SequenceCursor>> {
-  let held = 0;
-  const page = await readBatchedPage(
-    db,
-    request,
-    build,
-    (keys, dir) =>
+  const page = await readBatchedPage(db, request, build, {
+    column: (keys, dir) =>
       recordBatchSql(`FROM (${keys}) q JOIN ${table} t ON t.sequence = q.sequence`, `t.sequence ${dir}`),
-    (value) => readRecordBatch(value) as unknown as Row[],
-    (row): RecordRow => {
-      const { sequence, stored } = row as unknown as BatchRecord;
-      const kept = cache?.get(table, sequence);
-      if (kept !== undefined) {
-        held += 1;
-        return { sequence, json: kept };
-      }
-      cache?.offer(table, sequence, stored);
-      return { sequence, json: recordJson(stored) };
-    },
-  );
-  cache?.noteFound(held, page.rows.length);
-  return page;
+    read: readRecordBatch,
+    sequenceOf: (record) => record.sequence,
+  });
+  let held = 0;
+  const rows = page.rows.map(({ sequence, stored }): RecordRow => {
+    const kept = cache?.get(table, sequence);
+    if (kept !== undefined) {
+      held += 1;
+      return { sequence, json: kept };
+    }
+    cache?.offer(table, sequence, stored);
+    return { sequence, json: recordJson(stored) };
+  });
+  cache?.noteFound(held, rows.length);
+  return { ...page, rows };
 }
 
 /**
- * A page of records' keys whose rows the statement sends as one value: `column` aggregates the keys' SQL
- * (in the page's direction) and `rowsOf` reads that value (null when the page is empty) back into rows
- * with a `sequence`, the look-ahead row included.
+ * A page whose rows the statement sends as one value (record-batch.ts): `column` aggregates the keys'
+ * SQL in the page's direction, `read` reads the value back (null when the page is empty), look-ahead
+ * item included, and `sequenceOf` gives an item's cursor.
  */
-async function readBatchedPage<R>(
+async function readBatchedPage<T>(
   db: Db,
   request: PageRequest<SequenceCursor>,
   build: RecordPageSql,
-  column: (keys: string, dir: string) => string,
-  rowsOf: (value: string | null) => Row[],
-  map: (row: Row) => R,
-): Promise<Page<R, SequenceCursor>> {
+  batch: {
+    column: (keys: string, dir: string) => string;
+    read: (value: string | null) => T[];
+    sequenceOf: (item: T) => number;
+  },
+): Promise<Page<T, SequenceCursor>> {
   const [row] = await querySequencePage(
     db,
     request,
@@ -220,14 +207,14 @@ async function readBatchedPage<R>(
       const { keys, total } = build(q);
       return { page: keys, total };
     },
-    (total, keys, dir) => aggregatePageStatement(total, column(keys, dir)),
+    (total, keys, dir) => aggregatePageStatement(total, batch.column(keys, dir)),
   );
-  // A head row carries the total and the height (toPage reads them from the first row).
-  const head = { page_total: row?.page_total, page_height: row?.page_height, sequence: null };
-  return toSequencePage(
-    [head, ...rowsOf((row?.page_rows as string | null | undefined) ?? null)],
+  return cutPage(
+    row,
+    batch.read((row?.page_rows as string | null | undefined) ?? null),
     request,
-    map,
+    (item) => item,
+    (item) => ({ sequence: batch.sequenceOf(item) }),
   );
 }
 
