@@ -68,7 +68,7 @@ async function counterBy(registry: Registry, name: string, by: string): Promise<
 
 export async function hotPageScenario(
   child: ChildProcess,
-  options: { dsn: string; connections: number; seconds: number; limit: number },
+  options: { dsn: string; connections: number; seconds: number; limit: number; poolSize: number },
 ): Promise<HotPageResult> {
   const setup = await openDb({ dsn: options.dsn, poolSize: 2 });
   await setup.exec(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
@@ -77,7 +77,7 @@ export async function hotPageScenario(
   const apiDb = await openDb({
     dsn: options.dsn,
     schema: SCHEMA,
-    poolSize: 10,
+    poolSize: options.poolSize,
     statementTimeoutMs: DEFAULT_STORE_LIMITS.statementTimeoutMs,
   });
   const registry = createMetricsRegistry();

@@ -2,6 +2,7 @@ import { encodeKey } from 'weft/api/pagination.js';
 import { createApiServer } from 'weft/api/server.js';
 import { toBech32 } from 'weft/chain/address.js';
 import { loadSettings, parse } from 'weft/common/config.js';
+import { DEFAULT_POOL_SIZE } from 'weft/store/db.js';
 import { type CpuPerRequest, cpuMeter } from './api-cpu.js';
 import { accountBytes, benchStore, CHAIN_ID, CONTRACT, HOT, MILD, PREFIX, WARM } from './api-data.js';
 import { HOT_PAGE_NAME, hotPageScenario } from './api-hot-page.js';
@@ -64,9 +65,9 @@ export async function run(argv: string[]) {
       },
       poolSize: {
         flag: 'pool-size',
-        description: 'PostgreSQL connections of the API (DB_POOL_SIZE; weft api’s default is 10)',
+        description: 'PostgreSQL connections of the API (DB_POOL_SIZE; the default is weft api’s)',
         parse: parse.int(1, 1000),
-        default: 10,
+        default: DEFAULT_POOL_SIZE,
       },
       recordCache: {
         flag: 'record-cache',
@@ -275,6 +276,7 @@ export async function run(argv: string[]) {
             connections: settings.hotClients,
             seconds: settings.hotSeconds,
             limit: settings.hotLimit,
+            poolSize: settings.poolSize,
           });
     // The by-account page's reads alone, beside the HTTP figures (skipped by --only).
     const storePath = settings.only

@@ -9,6 +9,7 @@ import {
 } from '../common/config.js';
 import { ConfigError } from '../common/errors.js';
 import type { LogFormat, LogLevel } from '../common/logger.js';
+import { DEFAULT_POOL_SIZE } from '../store/db.js';
 import { storeSettings } from '../store/settings.js';
 
 /** Settings of `weft api`: rollytics' environment names where it has them, and matching flags. */
@@ -104,7 +105,8 @@ export const apiSettings = {
     env: 'DB_POOL_SIZE',
     description: 'PostgreSQL connections of this process',
     parse: parse.int(1, 1000),
-    default: 10,
+    default: DEFAULT_POOL_SIZE,
+    defaultText: '2 × cores, 3 to 10',
   },
   dbStatementTimeout: {
     flag: 'db-statement-timeout',

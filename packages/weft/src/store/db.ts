@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { ConfigError } from '../common/errors.js';
 import { openPostgres } from './pg-db.js';
 import { openPglite } from './pglite-db.js';
@@ -51,7 +52,7 @@ export interface OpenDbOptions {
   dataDir?: string;
   /** Schema to work in, created if missing (default `public`). */
   schema?: string;
-  /** PostgreSQL pool size (default 10). */
+  /** PostgreSQL pool size (default `DEFAULT_POOL_SIZE`). */
   poolSize?: number;
   /** How long to wait for a PostgreSQL connection before failing as unavailable (default 10 s). */
   connectTimeoutMs?: number;
@@ -64,6 +65,16 @@ export interface OpenDbOptions {
 
 export const DEFAULT_DATA_DIR = '.weft/pglite';
 
+/**
+ * PostgreSQL connections of a process unless told: twice this machine's cores, 3 to 10 (the usual
+ * sizing of a pool: the server's cores times two, plus its disks). More statements at once than the
+ * server has cores do not run faster; they make each one cost more: on 2 cores, the API's uncached
+ * 100-record pages cost PostgreSQL 4.2-4.6 ms of CPU each with 10 connections, 1.9-2.4 ms with 3 or 4
+ * (`npm run bench -- api --pool-size N`; api/README.md). A server on a larger machine
+ * than its clients takes a larger `DB_POOL_SIZE`.
+ */
+export const DEFAULT_POOL_SIZE = Math.min(10, Math.max(3, 2 * availableParallelism()));
+
 export async function openDb(options: OpenDbOptions = {}): Promise<Db> {
   if (options.schema !== undefined) assertSchemaName(options.schema);
   if (options.dsn) {
@@ -73,7 +84,7 @@ export async function openDb(options: OpenDbOptions = {}): Promise<Db> {
     return openPostgres({
       dsn: options.dsn,
       schema: options.schema,
-      poolSize: options.poolSize ?? 10,
+      poolSize: options.poolSize ?? DEFAULT_POOL_SIZE,
       connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
       statementTimeoutMs: options.statementTimeoutMs ?? 0,
     });
