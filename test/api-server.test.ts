@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveChain } from 'weft/api/chain-context.js';
 import { loadApiConfig } from 'weft/api/config.js';
@@ -327,6 +328,11 @@ describe('configuration', () => {
     expect(config.cache.listTtlMs).toBe(2000);
     expect(config.cache.recordMb).toBe(16);
     expect(loadApiConfig({ argv: [], env: {} }).cache.recordMb).toBe(96);
+    expect(loadApiConfig({ argv: [], env: {} }).db.poolSize).toBe(
+      Math.min(10, Math.max(3, 2 * availableParallelism())),
+    );
+    expect(loadApiConfig({ argv: [], env: { DB_POOL_SIZE: '12' } }).db.poolSize).toBe(12);
+    expect(() => loadApiConfig({ argv: [], env: { DB_POOL_SIZE: '0' } })).toThrow(/DB_POOL_SIZE/);
     expect(() => loadApiConfig({ argv: [], env: { RECORD_CACHE_SIZE: '-1' } })).toThrow(/RECORD_CACHE_SIZE/);
     expect(() => loadApiConfig({ argv: [], env: { PORT: 'eighty' } })).toThrow(
       /PORT: "eighty" is not an integer/,

@@ -1,4 +1,5 @@
 import { createServer } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { QueryTooExpensiveError, UpstreamError } from '../common/errors.js';
 import { openDb } from './db.js';
@@ -112,6 +113,18 @@ describe.each<TestBackend>([...backends, 'pglite-thread'])('Db on %s', (backend)
 
 describe.skipIf(!backends.includes('postgres'))('Db on an unavailable PostgreSQL', () => {
   const testDb = useTestDb('postgres');
+
+  it('takes twice the machine’s cores in connections, 3 to 10, unless told', async () => {
+    const unsized = await openDb({ dsn: testDb.dsn() });
+    const sized = await openDb({ dsn: testDb.dsn(), poolSize: 12 });
+    try {
+      expect(unsized.connections).toBe(Math.min(10, Math.max(3, 2 * availableParallelism())));
+      expect(sized.connections).toBe(12);
+    } finally {
+      await unsized.close();
+      await sized.close();
+    }
+  });
 
   it('stops a statement at the statement timeout as a query too expensive, and keeps serving', async () => {
     const db = await openDb({ dsn: testDb.dsn(), statementTimeoutMs: 50 });
