@@ -11,14 +11,16 @@ import { type LoadResult, runLoad } from './load.js';
 /**
  * Wallets polling one hot page while the indexer writes: `connections` clients (64) ask for the same
  * txs page (the default 100 records; `limit` sets another) of a `weft api` with its default caches,
- * store limits and a pool of 10, while blocks of 50 txs are written to its store through the real
+ * store limits and pool, while blocks of 50 txs are written to its store through the real
  * writer once a second. The store is a schema of its own in the bench database (`hot_page`, made anew
  * each run, so the main store stays as built). `store_reads` are the response cache's misses (each one
  * read of the page); `status_503` the answers the load gate shed.
  *
  * `static_reference` is the same load on the same server, before the blocks start, of the page's bytes
  * served from a Buffer (no cache, no store): what sending them costs this server and the load generator.
- * Past a few hundred kilobytes a page, that is what bounds the hot page's rate and p99.
+ * Past a few hundred kilobytes a page, that is what bounds the hot page's rate and p99. The load
+ * generator runs one thread per 32 clients: one thread reading such answers from 64 connections is
+ * itself the bound (bench/load.ts).
  *
  * The scenario runs twice: as a client that asks for no encoding (autocannon's default), and, in
  * `browser`, with `accept-encoding` as browsers send it, where the answers are gzipped (the response
@@ -27,6 +29,7 @@ import { type LoadResult, runLoad } from './load.js';
 const SCHEMA = 'hot_page';
 const FIRST_BLOCKS = 100;
 const BLOCK_EVERY_MS = 1000;
+const CLIENTS_PER_LOAD_THREAD = 32;
 export const HOT_PAGE_NAME = 'hot page';
 const hotPage = (limit: number) =>
   limit === 100 ? '/indexer/tx/v1/txs' : `/indexer/tx/v1/txs?pagination.limit=${limit}`;
@@ -47,6 +50,8 @@ export interface HotPageResult extends HotPageRun {
   page: string;
   page_bytes: number;
   connections: number;
+  /** Threads of the load generator, the clients split among them. */
+  load_threads: number;
   seconds: number;
   /** The same with `accept-encoding` as browsers send it: the cache's answers gzipped once per entry. */
   browser: HotPageRun;
@@ -101,6 +106,7 @@ export async function hotPageScenario(
       },
     });
     let height = FIRST_BLOCKS;
+    const workers = Math.ceil(options.connections / CLIENTS_PER_LOAD_THREAD);
     const run = async (base: string, headers: Record<string, string>): Promise<HotPageRun> => {
       const answer = await api.app.inject({ url: page, headers });
       reference = {
@@ -113,6 +119,7 @@ export async function hotPageScenario(
         headers,
         connections: options.connections,
         seconds: options.seconds,
+        workers,
       });
       const before = {
         cache: await counterBy(registry, 'weft_http_cache_total', 'result'),
@@ -135,6 +142,7 @@ export async function hotPageScenario(
           headers,
           connections: options.connections,
           seconds: options.seconds,
+          workers,
         });
       } finally {
         writing = false;
@@ -168,6 +176,7 @@ export async function hotPageScenario(
         page,
         page_bytes: pageBytes,
         connections: options.connections,
+        load_threads: workers,
         seconds: options.seconds,
         ...plain,
         browser,
