@@ -1,20 +1,10 @@
 import { createHash } from 'node:crypto';
 import { toBase64 } from '@cosmjs/encoding';
-import { TxMsgData } from 'cosmjs-types/cosmos/base/abci/v1beta1/abci';
 import { fromBech32, toBech32 } from 'weft/chain/address.js';
 import type { Logger } from 'weft/common/logger.js';
-import { runAnte } from './ante.js';
 import type { BlockStore } from './block-store.js';
-import {
-  blockTime,
-  eventsJson,
-  renderBlock,
-  renderBlockResults,
-  renderCommit,
-  resultsHash,
-} from './comet-json.js';
-import { appendMsgIndex, event, withMode } from './events.js';
-import { createGasMeter } from './gas.js';
+import { blockTime, renderBlock, renderBlockResults, renderCommit, resultsHash } from './comet-json.js';
+import { withMode } from './events.js';
 import type {
   AccountView,
   BlockRecord,
@@ -22,24 +12,21 @@ import type {
   ChainNodeExtensions,
   CheckTxResult,
   EvmBlockRecord,
-  ExecTxResultJson,
   TxRecord,
 } from './node.js';
 import type { Auth } from './state/auth.js';
 import type { StateStore } from './state/store.js';
 import { type DecodedTx, decodeTx, TxDecodeError } from './tx/codec.js';
 import { txToRestJson } from './tx/tx-json.js';
-import {
-  type AbciEvent,
-  type AnyMsg,
-  type BankKeeper,
-  type BlockContext,
-  type BlockHooks,
-  type ChainInfo,
-  type EthTxEnvelope,
-  type MsgModule,
-  type TxContext,
-  TxError,
+import { createTxExecutor } from './tx-exec.js';
+import type {
+  AbciEvent,
+  BankKeeper,
+  BlockContext,
+  BlockHooks,
+  ChainInfo,
+  EthTxEnvelope,
+  MsgModule,
 } from './types.js';
 
 export interface SequencerKey {
@@ -108,15 +95,20 @@ const sha256Hex = (data: string | Uint8Array) =>
 
 export async function createChain(options: ChainOptions): Promise<Chain> {
   const { info, store, blocks, auth, bank, logger } = options;
-  const modulesByType = new Map<string, MsgModule>();
-  for (const module of options.modules) for (const url of module.typeUrls) modulesByType.set(url, module);
+  const executor = createTxExecutor({
+    modules: options.modules,
+    store,
+    auth,
+    bank,
+    logger,
+    verifyEthereumTx: options.evm?.verifyEthereumTx,
+  });
   const hooks = options.hooks ?? [];
   const maxTxs = options.maxTxsPerBlock ?? 10_000;
   const txIndex = new Map<string, { height: number; index: number }>();
   const mempool: PendingTx[] = [];
   // Next sequence per signer including txs already in the mempool (CheckTx state).
   const pendingSequences = new Map<string, bigint>();
-  const verifiedSignatures = new Set<string>();
   let earliest = 1;
   let appHash = '';
   let lastBlockHash = '';
@@ -143,116 +135,6 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
     };
   };
 
-  const msgSigners = (tx: DecodedTx): string[] => {
-    const signers: string[] = [];
-    for (const msg of tx.body.messages) {
-      const module = modulesByType.get(msg.typeUrl);
-      if (!module) continue;
-      for (const signer of module.signers(msg)) if (!signers.includes(signer)) signers.push(signer);
-    }
-    return signers;
-  };
-
-  const unknownMsg = (tx: DecodedTx) => tx.body.messages.find((msg) => !modulesByType.has(msg.typeUrl));
-
-  /** Runs one tx against the store; ante effects stay even when a msg fails, as in the SDK. */
-  const runTx = async (
-    mode: TxContext['mode'],
-    ctxBase: BlockContext,
-    tx: DecodedTx,
-    txIndexInBlock: number,
-    eth?: EthTxEnvelope,
-  ): Promise<{ result: ExecTxResultJson; events: AbciEvent[]; gasUsed: bigint }> => {
-    // The SDK simulates with an unlimited gas meter, so estimates never run out of gas.
-    const gasLimit = mode === 'simulate' ? 2n ** 63n - 1n : tx.authInfo.fee.gasLimit;
-    const ctx: TxContext = {
-      ...ctxBase,
-      mode,
-      txHash: tx.hash,
-      txIndex: txIndexInBlock,
-      signers: [],
-      gas: createGasMeter(gasLimit),
-      events: [],
-      msgIndex: 0,
-      eth,
-      router: (url) => modulesByType.get(url),
-    };
-    const fail = (err: unknown, events: AbciEvent[]) => {
-      const txErr =
-        err instanceof TxError ? err : new TxError('undefined', 1, `internal: ${(err as Error).message}`);
-      if (!(err instanceof TxError)) logger.error({ err, tx: tx.hash }, 'tx failed with an internal error');
-      return {
-        result: execResult(txErr.code, null, txErr.log, gasLimit, ctx.gas.used, events, txErr.codespace),
-        events,
-        gasUsed: ctx.gas.used,
-      };
-    };
-
-    const missing = unknownMsg(tx);
-    if (missing) {
-      return fail(new TxError('sdk', 2, `unable to resolve type URL ${missing.typeUrl}: tx parse error`), []);
-    }
-    store.checkpoint();
-    try {
-      await runAnte(
-        { auth, bank, verifyEthereumTx: options.evm?.verifyEthereumTx, verifiedSignatures },
-        ctx,
-        tx,
-        msgSigners(tx),
-      );
-      store.commit();
-    } catch (err) {
-      store.revert();
-      return fail(err, []);
-    }
-    const anteEvents = ctx.events.splice(0);
-
-    store.checkpoint();
-    try {
-      const responses: AnyMsg[] = [];
-      for (const [i, msg] of tx.body.messages.entries()) {
-        const module = modulesByType.get(msg.typeUrl)!;
-        ctx.msgIndex = i;
-        const start = ctx.events.length;
-        try {
-          responses.push(await module.execute(ctx, msg));
-        } catch (err) {
-          if (!(err instanceof TxError)) throw err;
-          throw new TxError(
-            err.codespace,
-            err.code,
-            `failed to execute message; message index: ${i}: ${err.message}`,
-          );
-        }
-        // baseapp's createEvents: the `message` event leads the msg's events, with `module` from the
-        // type URL unless a msg event already carries one.
-        const msgEvents = ctx.events.splice(start);
-        const hasModule = msgEvents.some((e) => e.attributes.some((a) => a.key === 'module'));
-        const moduleName = msg.typeUrl.split('.')[1] ?? '';
-        const attributes: Record<string, string> = { action: msg.typeUrl };
-        const sender = module.signers(msg)[0];
-        if (sender) attributes.sender = sender;
-        if (!hasModule && moduleName) attributes.module = moduleName;
-        ctx.events.push(...appendMsgIndex([event('message', attributes)], i), ...msgEvents);
-      }
-      store.commit();
-      const data = TxMsgData.encode(
-        TxMsgData.fromPartial({
-          msgResponses: responses.map((r) => ({ typeUrl: r.typeUrl, value: r.value })),
-        }),
-      ).finish();
-      const events = [...anteEvents, ...ctx.events];
-      return {
-        result: execResult(0, toBase64(data), '', gasLimit, ctx.gas.used, events, ''),
-        events,
-        gasUsed: ctx.gas.used,
-      };
-    } catch (err) {
-      store.revert();
-      return fail(err, anteEvents);
-    }
-  };
-
   const checkTx = async (raw: Uint8Array, eth?: EthTxEnvelope): Promise<CheckTxResult> => {
     let tx: DecodedTx;
     try {
@@ -265,15 +147,15 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
     // Apply the sequences of txs already in the mempool, then throw every write away.
     store.checkpoint();
     try {
-      for (const signer of msgSigners(tx)) {
+      for (const signer of executor.signers(tx)) {
         const pending = pendingSequences.get(signer);
         const account = auth.get(store, signer);
         if (pending !== undefined && account)
           auth.put(store, signer, { ...account, sequence: String(pending) });
       }
-      const { result } = await runTxCheck(ctx, tx, eth);
+      const result = await executor.check(ctx, tx, eth);
       if (result.code === 0) {
-        for (const signer of msgSigners(tx)) {
+        for (const signer of executor.signers(tx)) {
           const account = auth.get(store, signer);
           if (account) pendingSequences.set(signer, BigInt(account.sequence));
         }
@@ -288,37 +170,6 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
       );
     } finally {
       store.revert();
-    }
-  };
-
-  // CheckTx runs the ante handler only, as the SDK does.
-  const runTxCheck = async (ctx: BlockContext, tx: DecodedTx, eth?: EthTxEnvelope) => {
-    const missing = unknownMsg(tx);
-    const gas = createGasMeter(tx.authInfo.fee.gasLimit);
-    const txCtx: TxContext = {
-      ...ctx,
-      mode: 'check',
-      txHash: tx.hash,
-      txIndex: 0,
-      signers: [],
-      gas,
-      events: [],
-      msgIndex: 0,
-      eth,
-    };
-    try {
-      if (missing)
-        throw new TxError('sdk', 2, `unable to resolve type URL ${missing.typeUrl}: tx parse error`);
-      await runAnte(
-        { auth, bank, verifyEthereumTx: options.evm?.verifyEthereumTx, verifiedSignatures },
-        txCtx,
-        tx,
-        msgSigners(tx),
-      );
-      return { result: execResult(0, '', '', gas.limit, gas.used, [], '') };
-    } catch (err) {
-      if (!(err instanceof TxError)) throw err;
-      return { result: execResult(err.code, null, err.log, gas.limit, gas.used, [], err.codespace) };
     }
   };
 
@@ -344,7 +195,7 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
       // Txs left in the mempool keep their place: rebuild the pending sequences from them.
       const txs: Array<{ record: TxRecord; decoded: DecodedTx; eth?: EthTxEnvelope; gasUsed: bigint }> = [];
       for (const [index, { decoded, eth }] of pending.entries()) {
-        const { result, gasUsed } = await runTx('deliver', ctx, decoded, index, eth);
+        const { result, gasUsed } = await executor.run('deliver', ctx, decoded, index, eth);
         const record: TxRecord = {
           hash: decoded.hash,
           raw: toBase64(decoded.raw),
@@ -358,7 +209,7 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
         if (hook.endBlock) finalizeEvents.push(...withMode(await hook.endBlock(ctx), 'EndBlock'));
       }
       for (const { decoded } of mempool) {
-        for (const [i, signer] of msgSigners(decoded).entries()) {
+        for (const [i, signer] of executor.signers(decoded).entries()) {
           const sequence = decoded.authInfo.signerInfos[i]?.sequence;
           if (sequence !== undefined) pendingSequences.set(signer, sequence + 1n);
         }
@@ -464,7 +315,7 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
         const ctx = blockContext(latestHeight() + 1);
         store.checkpoint();
         try {
-          const { result, events, gasUsed } = await runTx('simulate', ctx, tx, 0);
+          const { result, events, gasUsed } = await executor.run('simulate', ctx, tx, 0);
           return {
             gasUsed,
             gasWanted: tx.authInfo.fee.gasLimit,
@@ -494,27 +345,6 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
     prune(belowHeight) {
       earliest = Math.max(earliest, belowHeight);
     },
-  };
-}
-
-function execResult(
-  code: number,
-  data: string | null,
-  log: string,
-  gasWanted: bigint,
-  gasUsed: bigint,
-  events: AbciEvent[],
-  codespace: string,
-): ExecTxResultJson {
-  return {
-    code,
-    data,
-    log,
-    info: '',
-    gas_wanted: gasWanted.toString(),
-    gas_used: gasUsed.toString(),
-    events: eventsJson(events),
-    codespace,
   };
 }
 
