@@ -10,6 +10,8 @@ import { resolveChain } from '../chain-context.js';
 import { createProposerDirectory } from '../proposers.js';
 import { type ApiServer, createApiServer } from '../server.js';
 import { type ApiClient, createApiClient, type Query } from './api-client.js';
+import { describeNftReads } from './api-suite-nft.js';
+import { describeVmReads } from './api-suite-vm.js';
 import { indexChain, producedDevnet } from './indexed-devnet.js';
 
 /**
@@ -22,6 +24,26 @@ const BLOCKS = 24;
 const LIMIT = 7;
 
 const byKey = (items: any[], key: (item: any) => string) => items.map(key);
+
+/** What a group of the API suite's tests reads: set in the suite's `beforeAll`, so read it inside a test. */
+export interface SuiteReads {
+  readonly vm: VmType;
+  readonly chain: DevnetChain;
+  readonly db: Db;
+  readonly client: ApiClient;
+  /** Walks a list by key in both orders and by offset; all three agree; returns the descending items. */
+  walkAll(
+    template: string,
+    params: Record<string, string | number>,
+    query: Query,
+    itemsKey: string,
+    id: (item: any) => string,
+  ): Promise<any[]>;
+  /** The `n` of a `SELECT count(…) AS n` on the store, as a string. */
+  count(sql: string, params?: unknown[]): Promise<string>;
+  /** The bech32 addresses of the chain's accounts. */
+  accountsOfChain(): string[];
+}
 
 export function describeApiSuite(vm: VmType, backends: Backend[]): void {
   let devnet: Devnet;
@@ -80,6 +102,22 @@ export function describeApiSuite(vm: VmType, backends: Backend[]): void {
         expect(down.total).toBe(String(ids.length));
         expect(up.total).toBe(down.total);
         return down.items;
+      };
+
+      const reads: SuiteReads = {
+        vm,
+        get chain() {
+          return chain;
+        },
+        get db() {
+          return db;
+        },
+        get client() {
+          return client;
+        },
+        walkAll,
+        count,
+        accountsOfChain,
       };
 
       it('answers /status with the indexed heights', async () => {
@@ -303,319 +341,8 @@ export function describeApiSuite(vm: VmType, backends: Backend[]): void {
         expect(body).toEqual({ txs: [], pagination: { previous_key: null, next_key: null, total: '0' } });
       });
 
-      it('lists collections and finds them by address, name and holder', async () => {
-        const collections = await walkAll(
-          '/indexer/nft/v1/collections',
-          {},
-          {},
-          'collections',
-          (c) => c.object_addr,
-        );
-        expect(collections.length).toBeGreaterThan(0);
-        expect(String(collections.length)).toBe(await count('SELECT count(*) AS n FROM nft_collection'));
-        for (const collection of collections) {
-          const one = await client.get('/indexer/nft/v1/collections/{collection_addr}', {
-            collection_addr: collection.object_addr,
-          });
-          expect(one.body.collection).toEqual(collection);
-          expect(collection.collection.nfts.length).toBe(
-            Number(
-              await count(
-                "SELECT count(*) AS n FROM nft n JOIN nft_collection c ON c.id = n.collection_id WHERE c.addr = decode($1, 'hex')",
-                [collection.object_addr.slice(2)],
-              ),
-            ),
-          );
-          const name = collection.collection.name as string;
-          const part = name.slice(Math.floor(name.length / 3), Math.floor(name.length / 3) + 4);
-          const found = await walkAll(
-            '/indexer/nft/v1/collections/by_name/{name}',
-            { name: part.toUpperCase() },
-            {},
-            'collections',
-            (c) => c.object_addr,
-          );
-          expect(found.map((c) => c.object_addr)).toContain(collection.object_addr);
-        }
-        await client.get(
-          '/indexer/nft/v1/collections/{collection_addr}',
-          { collection_addr: `0x${'ee'.repeat(20)}` },
-          {},
-          404,
-        );
-        for (const account of accountsOfChain()) {
-          const held = await walkAll(
-            '/indexer/nft/v1/collections/by_account/{account}',
-            { account },
-            {},
-            'collections',
-            (c) => c.object_addr,
-          );
-          const owned = await count(
-            `SELECT count(DISTINCT n.collection_id) AS n FROM nft n JOIN account a ON a.id = n.owner_id WHERE a.address = $1`,
-            [Buffer.from(chain.accounts.find((a) => a.address === account)!.hexAddress.slice(2), 'hex')],
-          );
-          expect(String(held.length)).toBe(owned);
-        }
-      });
-
-      it('lists NFTs by owner and by collection in both orders, with filters', async () => {
-        const collections = (
-          await client.walk('/indexer/nft/v1/collections', {}, { 'pagination.limit': 1000 }, 'collections')
-        ).items;
-        let owners = 0;
-        for (const collection of collections) {
-          const { object_addr: addr } = collection;
-          const byToken = await walkAll(
-            '/indexer/nft/v1/tokens/by_collection/{collection_addr}',
-            { collection_addr: addr },
-            {},
-            'tokens',
-            (t) => t.nft.token_id,
-          );
-          expect(byToken.length).toBe(collection.collection.nfts.length);
-          const tokenIds = byToken.map((t) => t.nft.token_id);
-          expect(tokenIds).toEqual([...tokenIds].sort((x, y) => (x < y ? 1 : x > y ? -1 : 0)));
-          const byHeight = await walkAll(
-            '/indexer/nft/v1/tokens/by_collection/{collection_addr}',
-            { collection_addr: addr },
-            { order_by: 'HEIGHT' },
-            'tokens',
-            (t) => t.nft.token_id,
-          );
-          const heights = byHeight.map((t) => t.height);
-          expect(heights).toEqual([...heights].sort((x, y) => y - x));
-          expect(new Set(byHeight.map((t) => t.nft.token_id))).toEqual(new Set(tokenIds));
-          for (const token of byToken.slice(0, 3)) {
-            const one = await client.get(
-              '/indexer/nft/v1/tokens/by_collection/{collection_addr}',
-              { collection_addr: addr },
-              { token_id: token.nft.token_id },
-            );
-            expect(one.body.tokens).toEqual([token]);
-            expect(one.body.pagination.total).toBe('1');
-            const history = await walkAll(
-              '/indexer/nft/v1/txs/{collection_addr}/{token_id}',
-              { collection_addr: addr, token_id: token.nft.token_id },
-              {},
-              'txs',
-              (t) => t.txhash,
-            );
-            expect(history.length).toBeGreaterThan(0);
-            const owner = await client.get(
-              '/indexer/nft/v1/tokens/by_account/{account}',
-              { account: token.owner },
-              { collection_addr: addr, token_id: token.nft.token_id },
-            );
-            expect(owner.body.tokens).toEqual([token]);
-          }
-        }
-        for (const account of accountsOfChain()) {
-          const tokens = await walkAll(
-            '/indexer/nft/v1/tokens/by_account/{account}',
-            { account },
-            {},
-            'tokens',
-            (t) => `${t.collection_addr}/${t.nft.token_id}`,
-          );
-          await walkAll(
-            '/indexer/nft/v1/tokens/by_account/{account}',
-            { account },
-            { order_by: 'height' },
-            'tokens',
-            (t) => `${t.collection_addr}/${t.nft.token_id}`,
-          );
-          expect(tokens.every((t) => t.owner === account)).toBe(true);
-          owners += tokens.length > 0 ? 1 : 0;
-          for (const collection of new Set(tokens.map((t) => t.collection_addr))) {
-            const mine = await walkAll(
-              '/indexer/nft/v1/tokens/by_account/{account}',
-              { account },
-              { collection_addr: collection },
-              'tokens',
-              (t) => t.nft.token_id,
-            );
-            expect(mine.length).toBe(tokens.filter((t) => t.collection_addr === collection).length);
-          }
-        }
-        expect(owners).toBeGreaterThan(0);
-      });
-
-      it('keeps the tx history of burned NFTs', async () => {
-        const burned = await db.query<{ addr: Buffer; token_id: string; txs: string }>(
-          `SELECT c.addr, k.token_id, k.txs FROM nft_token k JOIN nft_collection c ON c.id = k.collection_id
-           WHERE NOT EXISTS (SELECT 1 FROM nft n WHERE n.id = k.id) ORDER BY k.id`,
-        );
-        expect(burned.length).toBeGreaterThan(0);
-        for (const token of burned) {
-          const params = { collection_addr: `0x${token.addr.toString('hex')}`, token_id: token.token_id };
-          const history = await walkAll(
-            '/indexer/nft/v1/txs/{collection_addr}/{token_id}',
-            params,
-            {},
-            'txs',
-            (t) => t.txhash,
-          );
-          expect(String(history.length)).toBe(token.txs);
-          expect(history.length).toBeGreaterThan(0);
-          const live = await client.get(
-            '/indexer/nft/v1/tokens/by_collection/{collection_addr}',
-            { collection_addr: params.collection_addr },
-            { token_id: token.token_id },
-          );
-          expect(live.body.tokens).toEqual([]);
-        }
-      });
-
-      if (vm === 'evm') describeEvm();
-      else describeOtherVm();
-
-      function describeEvm() {
-        it('lists EVM txs, by account, height and hash', async () => {
-          const head = chain.chain.latestHeight();
-          const expected: string[] = [];
-          for (let h = head; h >= 1; h -= 1) {
-            expected.push(
-              ...(chain.chain.getBlock(h)!.evm?.receipts ?? [])
-                .map((r) => String(r.transactionHash))
-                .reverse(),
-            );
-          }
-          const txs = await walkAll('/indexer/tx/v1/evm-txs', {}, {}, 'txs', (t) => t.transactionHash);
-          expect(txs.map((t) => t.transactionHash)).toEqual(expected);
-          for (const tx of txs.slice(0, 4)) {
-            const one = await client.get('/indexer/tx/v1/evm-txs/{tx_hash}', {
-              tx_hash: tx.transactionHash.toUpperCase().replace('0X', ''),
-            });
-            expect(one.body.tx).toEqual(tx);
-            const { body } = await client.get(
-              '/indexer/tx/v1/evm-txs/by_height/{height}',
-              { height: Number(tx.blockNumber) },
-              { 'pagination.limit': 1000 },
-            );
-            expect(body.txs.map((t: any) => t.transactionHash)).toContain(tx.transactionHash);
-          }
-          for (const account of chain.accounts) {
-            const touching = await walkAll(
-              '/indexer/tx/v1/evm-txs/by_account/{account}',
-              { account: account.hexAddress },
-              {},
-              'txs',
-              (t) => t.transactionHash,
-            );
-            const sent = await walkAll(
-              '/indexer/tx/v1/evm-txs/by_account/{account}',
-              { account: account.address },
-              { is_signer: 'True' },
-              'txs',
-              (t) => t.transactionHash,
-            );
-            expect(sent.map((t) => t.transactionHash)).toEqual(
-              txs.filter((t) => t.from === account.hexAddress).map((t) => t.transactionHash),
-            );
-            expect(sent.every((t) => touching.some((u) => u.transactionHash === t.transactionHash))).toBe(
-              true,
-            );
-          }
-        });
-
-        it('lists internal txs, by account, height and tx', async () => {
-          const calls = await walkAll(
-            '/indexer/tx/v1/evm-internal-txs',
-            {},
-            {},
-            'internal_txs',
-            (c) => `${c.hash}:${c.index}`,
-          );
-          expect(calls.length).toBeGreaterThan(0);
-          const traced = chain.chain
-            .getBlock(calls[0].height)!
-            .evm!.traces.find((t) => t.txHash === calls[0].hash)!;
-          expect(traced.result).toBeDefined();
-          const tops = calls.filter((c) => c.parent_index === -1);
-          expect(tops.every((c) => c.index === 0 && c.output === '0x')).toBe(true);
-          for (const top of tops.slice(0, 3)) {
-            const ofTx = await walkAll(
-              '/indexer/tx/v1/evm-internal-txs/{tx_hash}',
-              { tx_hash: top.hash },
-              {},
-              'internal_txs',
-              (c) => String(c.index),
-            );
-            expect(ofTx.map((c) => c.index)).toEqual(
-              calls.filter((c) => c.hash === top.hash).map((c) => c.index),
-            );
-            const atHeight = await walkAll(
-              '/indexer/tx/v1/evm-internal-txs/by_height/{height}',
-              { height: top.height },
-              {},
-              'internal_txs',
-              (c) => `${c.hash}:${c.index}`,
-            );
-            expect(atHeight).toEqual(calls.filter((c) => c.height === top.height));
-          }
-          for (const account of chain.accounts) {
-            const mine = await walkAll(
-              '/indexer/tx/v1/evm-internal-txs/by_account/{account}',
-              { account: account.hexAddress },
-              {},
-              'internal_txs',
-              (c) => `${c.hash}:${c.index}`,
-            );
-            expect(mine).toEqual(
-              calls.filter((c) => c.from === account.hexAddress || c.to === account.hexAddress),
-            );
-          }
-          await client.get(
-            '/indexer/tx/v1/evm-internal-txs/{tx_hash}',
-            { tx_hash: `0x${'ab'.repeat(32)}` },
-            {},
-            404,
-          );
-        });
-
-        it('ranks token holders by balance, by bank denom or contract', async () => {
-          const denom = chain.chain.info.denom;
-          const holders = await walkAll(
-            '/indexer/richlist/v1/{denom}',
-            { denom },
-            {},
-            'holders',
-            (h) => h.account,
-          );
-          expect(holders.length).toBeGreaterThan(1);
-          const amounts = holders.map((h) => BigInt(h.amount));
-          expect(amounts.every((a, i) => i === 0 || a <= amounts[i - 1]!)).toBe(true);
-          const [row] = await db.query<{ name: string }>(
-            'SELECT d.name FROM denom d ORDER BY d.holders DESC, d.id LIMIT 1',
-          );
-          const byContract = await client.get(
-            '/indexer/richlist/v1/{denom}',
-            { denom: row!.name.toUpperCase().replace('0X', '0x') },
-            { 'pagination.limit': 1000 },
-          );
-          expect(byContract.body.holders.length).toBeGreaterThan(0);
-          await client.get('/indexer/richlist/v1/{denom}', { denom: 'ibc/NOPE' }, {}, 404);
-        });
-      }
-
-      function describeOtherVm() {
-        it('answers EVM routes and the rich list with a JSON 404 that says why', async () => {
-          for (const url of [
-            '/indexer/tx/v1/evm-txs',
-            `/indexer/tx/v1/evm-txs/0x${'ab'.repeat(32)}`,
-            '/indexer/tx/v1/evm-internal-txs/by_height/1',
-          ]) {
-            const answer = await client.raw(url);
-            expect(answer.status).toBe(404);
-            expect(answer.body.message).toBe('evm routes are not available on this chain');
-          }
-          const rich = await client.raw('/indexer/richlist/v1/umin');
-          expect(rich.status).toBe(404);
-          expect(rich.body.message).toContain(`this chain is ${vm}`);
-          expect(client.paths().some((p) => p.includes('/evm-') || p.includes('richlist'))).toBe(false);
-        });
-      }
+      describeNftReads(reads);
+      describeVmReads(reads);
     });
   }
 }
