@@ -1,7 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { type AddressInfo, createServer, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
 import { SigningStargateClient } from '@cosmjs/stargate';
 import { assets, chains, messages, messagesDirect, route, setApiOptions } from '@skip-go/client';
@@ -9,14 +5,12 @@ import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { createPublicClient, type Hex, http, parseAbi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { l2Denom } from 'weft/protocol/opinit.js';
-import { createRouterServer, type RouterServer } from 'weft/router/api/server.js';
 import { ibcDenomOf, parseIbcPath } from 'weft/router/graph/denoms.js';
-import { loadRegistry } from 'weft/router/registry/load.js';
 import type { Devnet, DevnetChain, ExternalEvmChain } from 'weft-devnet/devnet.js';
 import type { DevAccount } from 'weft-devnet/keys.js';
-import { testDevnet } from 'weft-devnet/test-support/devnet.js';
 import { until } from 'weft-devnet/test-support/until.js';
 import { signAndBroadcastEip191 } from './eth-signer-support.js';
+import { postJson, type RouterDevnet, startRouterDevnet } from './router-devnet-support.js';
 import {
   aminoTypes,
   bankBalance,
@@ -32,68 +26,29 @@ import {
  * on the EVM rollup by an Ethereum key in SIGN_MODE_EIP_191) → broadcast → the recipient's balance grows
  * by the route's `amount_out`: OPinit deposits, IBC one hop in and two hops out through a forward memo, an
  * OFT transfer from the EVM rollup (a MsgCall), a deposit with an op hook. The same
- * through @skip-go/client, `/nft`'s 404 (the devnet has no ICS-721 channel), and a flood of malformed requests
- * that must all get JSON 4xx answers.
+ * through @skip-go/client. Its HTTP surface on the same devnet is router-devnet-surface.test.ts.
  */
 
-const dir = mkdtempSync(join(tmpdir(), 'weft-router-'));
 const ERC20 = parseAbi(['function balanceOf(address) view returns (uint256)']);
+
+let net: RouterDevnet;
 let devnet: Devnet;
 let l1: DevnetChain;
 let evmRollup: DevnetChain;
 let moveRollup: DevnetChain;
 let eth: ExternalEvmChain;
-let server: RouterServer;
 let url: string;
 
 beforeAll(async () => {
-  devnet = await testDevnet({
-    seed: 'router',
-    vms: ['evm', 'move', 'wasm'],
-    network: 'full',
-    accounts: 3,
-    txsPerBlock: 0,
-    blockTimeMs: 200,
-    registryDir: join(dir, 'registry'),
-    settings: { opinit: { outputIntervalMs: 1_000, finalizationPeriodMs: 2_000 } },
-  });
-  l1 = devnet.l1!;
-  evmRollup = devnet.rollups.find((c) => c.vm === 'evm')!;
-  moveRollup = devnet.rollups.find((c) => c.vm === 'move')!;
-  eth = devnet.external.evm!;
-  devnet.run();
-  await until('first blocks', async () => devnet.all.every((c) => c.chain.latestHeight() >= 2));
-  server = await createRouterServer({ registry: await loadRegistry(join(dir, 'registry')) });
-  url = await server.listen('127.0.0.1', 0);
+  net = await startRouterDevnet('router');
+  ({ devnet, l1, evmRollup, moveRollup, eth, url } = net);
 }, 120_000);
 
 afterAll(async () => {
-  await server?.close();
-  await devnet?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await net?.close();
 }, 60_000);
 
-/** InterwovenKit's `/nft` body for a Move NFT on the L1 sent to the EVM rollup. */
-const nftBody = () => ({
-  from_address: l1.accounts[0]!.address,
-  from_chain_id: l1.chain.info.chainId,
-  to_address: evmRollup.accounts[0]!.address,
-  to_chain_id: evmRollup.chain.info.chainId,
-  collection_address: `0x${'ab'.repeat(32)}`,
-  token_ids: ['1'],
-  object_addresses: [`0x${'cd'.repeat(32)}`],
-  class_id: `move/${'ab'.repeat(32)}`,
-  timeout: 600,
-});
-
-async function post(path: string, body: unknown) {
-  const response = await fetch(`${url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, json: (await response.json()) as any };
-}
+const post = (path: string, body: unknown) => postJson(url, path, body);
 
 describe('the router on the full devnet', () => {
   it('routes, builds and delivers an OPinit deposit L1 → EVM rollup signed by cosmjs', async () => {
@@ -444,278 +399,4 @@ describe('the router on the full devnet', () => {
     await signAndBroadcast(l1, l1.accounts[2]!, [msg]);
     await until('hook ran', async () => (await bankBalance(moveRollup, payee, 'umin')) === before + 777n);
   }, 60_000);
-
-  it('serves CORS for wallets, GET lists both ways, balances from the nodes, OpenAPI, a docs page and metrics', async () => {
-    const preflight = await fetch(`${url}/v2/fungible/route`, {
-      method: 'OPTIONS',
-      headers: {
-        origin: 'https://wallet.example',
-        'access-control-request-method': 'POST',
-        'access-control-request-headers': 'content-type,interwovenkit-version',
-      },
-    });
-    expect(preflight.status).toBeLessThan(300);
-    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
-    expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toContain(
-      'interwovenkit-version',
-    );
-
-    const ids = (q: string) =>
-      fetch(`${url}/v2/info/chains?${q}`).then(async (r) =>
-        ((await r.json()) as any).chains.map((c: any) => c.chain_id),
-      );
-    const two = [l1.chain.info.chainId, eth.chain.info.chainId];
-    expect(await ids(`chain_ids=${two.join(',')}`)).toEqual(two);
-    expect(await ids(`chain_ids=${two[0]}&chain_ids=${two[1]}`)).toEqual(two);
-    const assets = (await (await fetch(`${url}/v2/fungible/assets?chain_ids=${two[1]}`)).json()) as any;
-    expect(Object.keys(assets.chain_to_assets_map)).toEqual([two[1]]);
-    for (const asset of assets.chain_to_assets_map[two[1]!].assets)
-      expect(asset.decimals).toEqual(expect.any(Number));
-
-    const holder = l1.accounts[0]!.address;
-    const balances = await post('/v2/info/balances', {
-      chains: {
-        [l1.chain.info.chainId]: { address: holder, denoms: ['uinit', 'unheld'] },
-        [eth.chain.info.chainId]: { address: eth.accounts[0]!.hexAddress, denoms: [] },
-      },
-    });
-    expect(balances.status, JSON.stringify(balances.json)).toBe(200);
-    expect(balances.json.chains[l1.chain.info.chainId].denoms.uinit.amount).toBe(
-      String(await bankBalance(l1, holder, 'uinit')),
-    );
-    expect(balances.json.chains[l1.chain.info.chainId].denoms.unheld).toMatchObject({ amount: '0' });
-    expect(BigInt(balances.json.chains[eth.chain.info.chainId].denoms.wei.amount)).toBeGreaterThan(0n);
-
-    const doc = (await (await fetch(`${url}/swagger/doc.json`)).json()) as any;
-    for (const path of [
-      '/v2/info/chains',
-      '/v2/fungible/assets',
-      '/v2/fungible/route',
-      '/v2/fungible/msgs',
-      '/v2/fungible/msgs_direct',
-      '/op-hook',
-      '/v2/info/balances',
-    ])
-      expect(doc.paths[path], path).toBeDefined();
-    expect(doc.paths['/v2/fungible/route'].post.requestBody).toBeDefined();
-    const page = await fetch(`${url}/swagger/`);
-    expect(page.status).toBe(200);
-    expect(page.headers.get('content-type')).toMatch(/text\/html/);
-    const metrics = await (await fetch(`${url}/metrics`)).text();
-    expect(metrics).toContain('weft_http_requests_total{method="POST",handler="/v2/fungible/route"');
-  });
-
-  it('answers balances for every chain a wallet lists at once: a chain whose node hangs or is gone gets its own error entries, the others answer', async () => {
-    // A node that takes the connection and never answers, and one that refuses it.
-    const sockets = new Set<Socket>();
-    const hanging = createServer((socket) => sockets.add(socket));
-    await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
-    const hangingUrl = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`;
-    const l1Id = l1.chain.info.chainId;
-    const moveId = moveRollup.chain.info.chainId;
-    const ethId = eth.chain.info.chainId;
-    const degraded = await createRouterServer({
-      registry: await loadRegistry(join(dir, 'registry'), {
-        [moveId]: { rest: hangingUrl },
-        [ethId]: { jsonRpc: 'http://127.0.0.1:1' },
-      }),
-      nodeTimeoutMs: 1_000,
-    });
-    const degradedUrl = await degraded.listen('127.0.0.1', 0);
-    try {
-      const holder = l1.accounts[0]!.address;
-      const chains: Record<string, { address: string; denoms: string[] }> = {};
-      // InterwovenKit's deposit page: every chain the router lists (here padded past the old cap of 20).
-      for (let i = 0; i < 24; i++) chains[`elsewhere-${i}`] = { address: holder, denoms: ['uinit'] };
-      for (const c of devnet.all) chains[c.chain.info.chainId] = { address: holder, denoms: [] };
-      chains[ethId] = { address: eth.accounts[0]!.hexAddress, denoms: ['wei'] };
-      const started = Date.now();
-      const res = await fetch(`${degradedUrl}/v2/info/balances`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ chains }),
-      });
-      const elapsed = Date.now() - started;
-      const json = (await res.json()) as any;
-      expect(res.status, JSON.stringify(json)).toBe(200);
-      // Asked concurrently: one hung chain costs one node timeout, not one per chain.
-      expect(elapsed).toBeLessThan(2_900);
-      expect(Object.keys(json.chains).sort()).toEqual(Object.keys(chains).sort());
-      expect(json.chains[l1Id].denoms.uinit.amount).toBe(String(await bankBalance(l1, holder, 'uinit')));
-      expect(json.chains[l1Id].denoms.uinit.error).toBeUndefined();
-      const moveEntries = Object.values(json.chains[moveId].denoms) as any[];
-      expect(moveEntries.length).toBeGreaterThan(0);
-      for (const entry of moveEntries)
-        expect(entry).toEqual({
-          amount: '0',
-          formatted_amount: '0',
-          error: {
-            code: 14,
-            message: `${moveId}: ${moveId}'s node did not answer within 1000 ms`,
-            details: [],
-          },
-        });
-      expect(json.chains[ethId].denoms.wei).toMatchObject({ amount: '0', error: { code: 14 } });
-      expect(json.chains[ethId].denoms.wei.error.message).toContain(ethId);
-      expect(json.chains['elsewhere-3'].denoms.uinit).toEqual({
-        amount: '0',
-        formatted_amount: '0',
-        error: { code: 5, message: 'chain elsewhere-3 is not supported', details: [] },
-      });
-    } finally {
-      await degraded.close();
-      for (const socket of sockets) socket.destroy();
-      await new Promise((r) => hanging.close(r));
-    }
-  });
-
-  it('answers /nft with a 404 naming the missing ICS-721 channel: the devnet runs no nft-transfer module', async () => {
-    const { status, json } = await post('/nft', nftBody());
-    expect(status).toBe(404);
-    expect(json).toEqual({
-      code: 5,
-      message: `no ICS-721 (nft-transfer) channel from ${l1.chain.info.chainId} to ${evmRollup.chain.info.chainId}`,
-      details: [],
-    });
-    expect((await post('/nft', { ...nftBody(), to_chain_id: 'nope-1' })).status).toBe(404);
-  });
-
-  it('answers more than 500 malformed requests with JSON and never a 5xx', async () => {
-    const l1Id = l1.chain.info.chainId;
-    const rollupId = evmRollup.chain.info.chainId;
-    const l2 = l2Denom('1', 'uinit');
-    const routeBody = {
-      source_asset_denom: 'uinit',
-      source_asset_chain_id: l1Id,
-      dest_asset_denom: l2,
-      dest_asset_chain_id: rollupId,
-      amount_in: '1000',
-    };
-    const operations = (await post('/v2/fungible/route', routeBody)).json.operations;
-    const address = l1.accounts[0]!.address;
-    const valid: Array<[string, Record<string, unknown>]> = [
-      ['/v2/fungible/route', { ...routeBody, is_op_withdraw: false }],
-      [
-        '/v2/fungible/msgs',
-        {
-          ...routeBody,
-          address_list: [address, address],
-          operations,
-          slippage_tolerance_percent: '1',
-          timeout_seconds: '60',
-        },
-      ],
-      [
-        '/v2/fungible/msgs_direct',
-        { ...routeBody, chain_ids_to_addresses: { [l1Id]: address, [rollupId]: address } },
-      ],
-      [
-        '/op-hook',
-        {
-          source_address: address,
-          source_asset_chain_id: l1Id,
-          source_asset_denom: 'uinit',
-          dest_address: address,
-          dest_asset_chain_id: rollupId,
-          dest_asset_denom: l2,
-        },
-      ],
-      ['/v2/info/balances', { chains: { [l1Id]: { address, denoms: ['uinit'] } } }],
-      ['/nft', nftBody()],
-    ];
-    const bad: unknown[] = [
-      null,
-      0,
-      -1,
-      1.5,
-      true,
-      [],
-      {},
-      '',
-      ' ',
-      'x'.repeat(5000),
-      '1e5',
-      '-5',
-      '0x10',
-      'ünï',
-      '../..',
-      'init1qqqq',
-      [[]],
-      { a: { b: {} } },
-    ];
-    const requests: Array<{ method: string; path: string; body?: string; type?: string }> = [];
-    for (const [path, body] of valid) {
-      for (const field of Object.keys(body)) {
-        const { [field]: _, ...without } = body;
-        requests.push({ method: 'POST', path, body: JSON.stringify(without) });
-        for (const value of bad)
-          requests.push({ method: 'POST', path, body: JSON.stringify({ ...body, [field]: value }) });
-      }
-      for (const raw of ['', '{', 'null', '[]', '"x"', '1', '{"a":', '\u0000', '{}'.repeat(100)])
-        requests.push({ method: 'POST', path, body: raw });
-      requests.push({ method: 'POST', path, body: JSON.stringify(body), type: 'text/plain' });
-      requests.push({ method: 'GET', path });
-    }
-    const tampered = [
-      [{ transfer: { channel: 'channel-9' } }],
-      [
-        {
-          op_init_transfer: {
-            ...operations[0].op_init_transfer,
-            op_init_bridge_id: '2',
-            to_chain_id: 'weft-move-1',
-          },
-        },
-      ],
-      [{ swap: {} }],
-      [operations[0], operations[0]],
-    ];
-    for (const ops of tampered)
-      requests.push({
-        method: 'POST',
-        path: '/v2/fungible/msgs',
-        body: JSON.stringify({ ...valid[1]![1], operations: ops }),
-      });
-    for (const query of [
-      'chain_ids=',
-      'chain_ids=%ZZ',
-      'chain_ids=a&chain_ids=b',
-      'include_evm=maybe',
-      `chain_ids=${'x,'.repeat(2000)}`,
-    ])
-      for (const path of ['/v2/info/chains', '/v2/fungible/assets'])
-        requests.push({ method: 'GET', path: `${path}?${query}` });
-    for (const path of ['/v2/fungible/nope', '/v2', '/%', '/op-hook/../x'])
-      requests.push({ method: 'GET', path });
-    expect(requests.length).toBeGreaterThan(500);
-
-    const statuses = new Map<number, number>();
-    for (let i = 0; i < requests.length; i += 25) {
-      await Promise.all(
-        requests.slice(i, i + 25).map(async (r) => {
-          const response = await fetch(`${url}${r.path}`, {
-            method: r.method,
-            ...(r.body === undefined
-              ? {}
-              : { body: r.body, headers: { 'content-type': r.type ?? 'application/json' } }),
-          });
-          const text = await response.text();
-          statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-          expect(response.status, `${r.method} ${r.path} ${r.body?.slice(0, 200)} → ${text}`).toBeLessThan(
-            500,
-          );
-          expect(response.headers.get('content-type')).toMatch(/application\/json/);
-          const json = JSON.parse(text);
-          if (response.status >= 400) {
-            expect(json).toMatchObject({
-              code: expect.any(Number),
-              message: expect.any(String),
-              details: [],
-            });
-          }
-        }),
-      );
-    }
-    expect([...statuses.keys()].every((s) => s < 500)).toBe(true);
-  }, 120_000);
 });
