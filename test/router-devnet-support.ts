@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { createRouterServer, type RouterServer } from 'weft/router/api/server.js';
 import { loadRegistry } from 'weft/router/registry/load.js';
 import type { Devnet, DevnetChain, ExternalEvmChain } from 'weft-devnet/devnet.js';
@@ -64,14 +65,19 @@ export async function startRouterDevnet(seed: string): Promise<RouterDevnet> {
   }
 }
 
-/** POSTs `body` as JSON to the router; its status and JSON answer. */
-export async function postJson(url: string, path: string, body: unknown) {
-  const response = await fetch(`${url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, json: (await response.json()) as any };
+/**
+ * The router devnet of a test file: starts it before the file's tests and closes it after them. Its
+ * fields are set once the file's `beforeAll` has run, so read them inside a test.
+ */
+export function useRouterDevnet(seed: string): RouterDevnet {
+  const net = {} as RouterDevnet;
+  beforeAll(async () => {
+    Object.assign(net, await startRouterDevnet(seed));
+  }, 120_000);
+  afterAll(async () => {
+    await net.close?.();
+  }, 60_000);
+  return net;
 }
 
 /** InterwovenKit's `/nft` body for a Move NFT on the L1 sent to the EVM rollup. */

@@ -1,10 +1,10 @@
 import { type AddressInfo, createServer, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { l2Denom } from 'weft/protocol/opinit.js';
 import { createRouterServer } from 'weft/router/api/server.js';
 import { loadRegistry } from 'weft/router/registry/load.js';
-import type { Devnet, DevnetChain, ExternalEvmChain } from 'weft-devnet/devnet.js';
-import { nftBody, postJson, type RouterDevnet, startRouterDevnet } from './router-devnet-support.js';
+import { post as postTo } from './router-api-support.js';
+import { nftBody, useRouterDevnet } from './router-devnet-support.js';
 import { bankBalance } from './router-wallet-support.js';
 
 /**
@@ -14,28 +14,12 @@ import { bankBalance } from './router-wallet-support.js';
  * JSON 4xx answers. Transfers over the same devnet are router-devnet.test.ts.
  */
 
-let net: RouterDevnet;
-let devnet: Devnet;
-let l1: DevnetChain;
-let evmRollup: DevnetChain;
-let moveRollup: DevnetChain;
-let eth: ExternalEvmChain;
-let url: string;
-
-beforeAll(async () => {
-  net = await startRouterDevnet('router-surface');
-  ({ devnet, l1, evmRollup, moveRollup, eth, url } = net);
-}, 120_000);
-
-afterAll(async () => {
-  await net?.close();
-}, 60_000);
-
-const post = (path: string, body: unknown) => postJson(url, path, body);
+const net = useRouterDevnet('router-surface');
+const post = (path: string, body: unknown) => postTo(net.url, path, body);
 
 describe("the router's HTTP surface on the full devnet", () => {
   it('serves CORS for wallets, GET lists both ways, balances from the nodes, OpenAPI, a docs page and metrics', async () => {
-    const preflight = await fetch(`${url}/v2/fungible/route`, {
+    const preflight = await fetch(`${net.url}/v2/fungible/route`, {
       method: 'OPTIONS',
       headers: {
         origin: 'https://wallet.example',
@@ -50,32 +34,32 @@ describe("the router's HTTP surface on the full devnet", () => {
     );
 
     const ids = (q: string) =>
-      fetch(`${url}/v2/info/chains?${q}`).then(async (r) =>
+      fetch(`${net.url}/v2/info/chains?${q}`).then(async (r) =>
         ((await r.json()) as any).chains.map((c: any) => c.chain_id),
       );
-    const two = [l1.chain.info.chainId, eth.chain.info.chainId];
+    const two = [net.l1.chain.info.chainId, net.eth.chain.info.chainId];
     expect(await ids(`chain_ids=${two.join(',')}`)).toEqual(two);
     expect(await ids(`chain_ids=${two[0]}&chain_ids=${two[1]}`)).toEqual(two);
-    const assets = (await (await fetch(`${url}/v2/fungible/assets?chain_ids=${two[1]}`)).json()) as any;
+    const assets = (await (await fetch(`${net.url}/v2/fungible/assets?chain_ids=${two[1]}`)).json()) as any;
     expect(Object.keys(assets.chain_to_assets_map)).toEqual([two[1]]);
     for (const asset of assets.chain_to_assets_map[two[1]!].assets)
       expect(asset.decimals).toEqual(expect.any(Number));
 
-    const holder = l1.accounts[0]!.address;
+    const holder = net.l1.accounts[0]!.address;
     const balances = await post('/v2/info/balances', {
       chains: {
-        [l1.chain.info.chainId]: { address: holder, denoms: ['uinit', 'unheld'] },
-        [eth.chain.info.chainId]: { address: eth.accounts[0]!.hexAddress, denoms: [] },
+        [net.l1.chain.info.chainId]: { address: holder, denoms: ['uinit', 'unheld'] },
+        [net.eth.chain.info.chainId]: { address: net.eth.accounts[0]!.hexAddress, denoms: [] },
       },
     });
     expect(balances.status, JSON.stringify(balances.json)).toBe(200);
-    expect(balances.json.chains[l1.chain.info.chainId].denoms.uinit.amount).toBe(
-      String(await bankBalance(l1, holder, 'uinit')),
+    expect(balances.json.chains[net.l1.chain.info.chainId].denoms.uinit.amount).toBe(
+      String(await bankBalance(net.l1, holder, 'uinit')),
     );
-    expect(balances.json.chains[l1.chain.info.chainId].denoms.unheld).toMatchObject({ amount: '0' });
-    expect(BigInt(balances.json.chains[eth.chain.info.chainId].denoms.wei.amount)).toBeGreaterThan(0n);
+    expect(balances.json.chains[net.l1.chain.info.chainId].denoms.unheld).toMatchObject({ amount: '0' });
+    expect(BigInt(balances.json.chains[net.eth.chain.info.chainId].denoms.wei.amount)).toBeGreaterThan(0n);
 
-    const doc = (await (await fetch(`${url}/swagger/doc.json`)).json()) as any;
+    const doc = (await (await fetch(`${net.url}/swagger/doc.json`)).json()) as any;
     for (const path of [
       '/v2/info/chains',
       '/v2/fungible/assets',
@@ -87,19 +71,19 @@ describe("the router's HTTP surface on the full devnet", () => {
     ])
       expect(doc.paths[path], path).toBeDefined();
     expect(doc.paths['/v2/fungible/route'].post.requestBody).toBeDefined();
-    const page = await fetch(`${url}/swagger/`);
+    const page = await fetch(`${net.url}/swagger/`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
     // A route of its own, so the metric below counts a request this test made.
     const routed = await post('/v2/fungible/route', {
       source_asset_denom: 'uinit',
-      source_asset_chain_id: l1.chain.info.chainId,
+      source_asset_chain_id: net.l1.chain.info.chainId,
       dest_asset_denom: l2Denom('1', 'uinit'),
-      dest_asset_chain_id: evmRollup.chain.info.chainId,
+      dest_asset_chain_id: net.evmRollup.chain.info.chainId,
       amount_in: '1000',
     });
     expect(routed.status, JSON.stringify(routed.json)).toBe(200);
-    const metrics = await (await fetch(`${url}/metrics`)).text();
+    const metrics = await (await fetch(`${net.url}/metrics`)).text();
     expect(metrics).toContain('weft_http_requests_total{method="POST",handler="/v2/fungible/route"');
   });
 
@@ -109,9 +93,9 @@ describe("the router's HTTP surface on the full devnet", () => {
     const hanging = createServer((socket) => sockets.add(socket));
     await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
     const hangingUrl = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`;
-    const l1Id = l1.chain.info.chainId;
-    const moveId = moveRollup.chain.info.chainId;
-    const ethId = eth.chain.info.chainId;
+    const l1Id = net.l1.chain.info.chainId;
+    const moveId = net.moveRollup.chain.info.chainId;
+    const ethId = net.eth.chain.info.chainId;
     const degraded = await createRouterServer({
       registry: await loadRegistry(net.registryDir, {
         [moveId]: { rest: hangingUrl },
@@ -121,12 +105,12 @@ describe("the router's HTTP surface on the full devnet", () => {
     });
     const degradedUrl = await degraded.listen('127.0.0.1', 0);
     try {
-      const holder = l1.accounts[0]!.address;
+      const holder = net.l1.accounts[0]!.address;
       const chains: Record<string, { address: string; denoms: string[] }> = {};
       // InterwovenKit's deposit page: every chain the router lists (here padded past the old cap of 20).
       for (let i = 0; i < 24; i++) chains[`elsewhere-${i}`] = { address: holder, denoms: ['uinit'] };
-      for (const c of devnet.all) chains[c.chain.info.chainId] = { address: holder, denoms: [] };
-      chains[ethId] = { address: eth.accounts[0]!.hexAddress, denoms: ['wei'] };
+      for (const c of net.devnet.all) chains[c.chain.info.chainId] = { address: holder, denoms: [] };
+      chains[ethId] = { address: net.eth.accounts[0]!.hexAddress, denoms: ['wei'] };
       const started = Date.now();
       const res = await fetch(`${degradedUrl}/v2/info/balances`, {
         method: 'POST',
@@ -139,7 +123,7 @@ describe("the router's HTTP surface on the full devnet", () => {
       // Asked concurrently: one hung chain costs one node timeout, not one per chain.
       expect(elapsed).toBeLessThan(2_900);
       expect(Object.keys(json.chains).sort()).toEqual(Object.keys(chains).sort());
-      expect(json.chains[l1Id].denoms.uinit.amount).toBe(String(await bankBalance(l1, holder, 'uinit')));
+      expect(json.chains[l1Id].denoms.uinit.amount).toBe(String(await bankBalance(net.l1, holder, 'uinit')));
       expect(json.chains[l1Id].denoms.uinit.error).toBeUndefined();
       const moveEntries = Object.values(json.chains[moveId].denoms) as any[];
       expect(moveEntries.length).toBeGreaterThan(0);
@@ -167,20 +151,20 @@ describe("the router's HTTP surface on the full devnet", () => {
     }
   });
 
-  it('answers /nft with a 404 naming the missing ICS-721 channel: the devnet runs no nft-transfer module', async () => {
+  it('answers /nft with a 404 naming the missing ICS-721 channel: the net.devnet runs no nft-transfer module', async () => {
     const { status, json } = await post('/nft', nftBody(net));
     expect(status).toBe(404);
     expect(json).toEqual({
       code: 5,
-      message: `no ICS-721 (nft-transfer) channel from ${l1.chain.info.chainId} to ${evmRollup.chain.info.chainId}`,
+      message: `no ICS-721 (nft-transfer) channel from ${net.l1.chain.info.chainId} to ${net.evmRollup.chain.info.chainId}`,
       details: [],
     });
     expect((await post('/nft', { ...nftBody(net), to_chain_id: 'nope-1' })).status).toBe(404);
   });
 
   it('answers more than 500 malformed requests with JSON and never a 5xx', async () => {
-    const l1Id = l1.chain.info.chainId;
-    const rollupId = evmRollup.chain.info.chainId;
+    const l1Id = net.l1.chain.info.chainId;
+    const rollupId = net.evmRollup.chain.info.chainId;
     const l2 = l2Denom('1', 'uinit');
     const routeBody = {
       source_asset_denom: 'uinit',
@@ -190,7 +174,7 @@ describe("the router's HTTP surface on the full devnet", () => {
       amount_in: '1000',
     };
     const operations = (await post('/v2/fungible/route', routeBody)).json.operations;
-    const address = l1.accounts[0]!.address;
+    const address = net.l1.accounts[0]!.address;
     const valid: Array<[string, Record<string, unknown>]> = [
       ['/v2/fungible/route', { ...routeBody, is_op_withdraw: false }],
       [
@@ -291,7 +275,7 @@ describe("the router's HTTP surface on the full devnet", () => {
     for (let i = 0; i < requests.length; i += 25) {
       await Promise.all(
         requests.slice(i, i + 25).map(async (r) => {
-          const response = await fetch(`${url}${r.path}`, {
+          const response = await fetch(`${net.url}${r.path}`, {
             method: r.method,
             ...(r.body === undefined
               ? {}

@@ -3,14 +3,15 @@ import { SigningStargateClient } from '@cosmjs/stargate';
 import { assets, chains, messages, messagesDirect, route, setApiOptions } from '@skip-go/client';
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { createPublicClient, type Hex, http, parseAbi } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { l2Denom } from 'weft/protocol/opinit.js';
 import { ibcDenomOf, parseIbcPath } from 'weft/router/graph/denoms.js';
-import type { Devnet, DevnetChain, ExternalEvmChain } from 'weft-devnet/devnet.js';
+import type { DevnetChain } from 'weft-devnet/devnet.js';
 import type { DevAccount } from 'weft-devnet/keys.js';
 import { until } from 'weft-devnet/test-support/until.js';
 import { signAndBroadcastEip191 } from './eth-signer-support.js';
-import { postJson, type RouterDevnet, startRouterDevnet } from './router-devnet-support.js';
+import { post as postTo } from './router-api-support.js';
+import { useRouterDevnet } from './router-devnet-support.js';
 import {
   aminoTypes,
   bankBalance,
@@ -31,33 +32,17 @@ import {
 
 const ERC20 = parseAbi(['function balanceOf(address) view returns (uint256)']);
 
-let net: RouterDevnet;
-let devnet: Devnet;
-let l1: DevnetChain;
-let evmRollup: DevnetChain;
-let moveRollup: DevnetChain;
-let eth: ExternalEvmChain;
-let url: string;
-
-beforeAll(async () => {
-  net = await startRouterDevnet('router');
-  ({ devnet, l1, evmRollup, moveRollup, eth, url } = net);
-}, 120_000);
-
-afterAll(async () => {
-  await net?.close();
-}, 60_000);
-
-const post = (path: string, body: unknown) => postJson(url, path, body);
+const net = useRouterDevnet('router');
+const post = (path: string, body: unknown) => postTo(net.url, path, body);
 
 describe('the router on the full devnet', () => {
   it('routes, builds and delivers an OPinit deposit L1 → EVM rollup signed by cosmjs', async () => {
     const denom = l2Denom('1', 'uinit');
     const request = {
       source_asset_denom: 'uinit',
-      source_asset_chain_id: l1.chain.info.chainId,
+      source_asset_chain_id: net.l1.chain.info.chainId,
       dest_asset_denom: denom,
-      dest_asset_chain_id: evmRollup.chain.info.chainId,
+      dest_asset_chain_id: net.evmRollup.chain.info.chainId,
       amount_in: '250000',
     };
     const routed = await post('/v2/fungible/route', request);
@@ -69,15 +54,15 @@ describe('the router on the full devnet', () => {
     });
     expect(routed.json).toMatchObject({ txs_required: 1, does_swap: false, required_op_hook: false });
     // Equal inputs, byte-equal answers.
-    const again = await fetch(`${url}/v2/fungible/route`, {
+    const again = await fetch(`${net.url}/v2/fungible/route`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(request),
     });
     expect(await again.text()).toBe(JSON.stringify(routed.json));
 
-    const sender = l1.accounts[0]!;
-    const recipient = evmRollup.accounts[1]!.address;
+    const sender = net.l1.accounts[0]!;
+    const recipient = net.evmRollup.accounts[1]!.address;
     const built = await post('/v2/fungible/msgs', {
       ...request,
       amount_out: routed.json.amount_out,
@@ -87,24 +72,24 @@ describe('the router on the full devnet', () => {
     });
     expect(built.status, JSON.stringify(built.json)).toBe(200);
     const tx = built.json.txs[0].cosmos_tx;
-    expect(tx.chain_id).toBe(l1.chain.info.chainId);
+    expect(tx.chain_id).toBe(net.l1.chain.info.chainId);
     const msgs = tx.msgs.map(decode);
     expect(msgs[0].typeUrl).toBe('/opinit.ophost.v1.MsgInitiateTokenDeposit');
     expect(msgs[0].value).toMatchObject({ sender: sender.address, to: recipient, bridgeId: 1n });
-    const before = await bankBalance(evmRollup, recipient, denom);
-    await signAndBroadcast(l1, sender, msgs);
+    const before = await bankBalance(net.evmRollup, recipient, denom);
+    await signAndBroadcast(net.l1, sender, msgs);
     const amountOut = BigInt(routed.json.amount_out);
     await until(
       'deposit finalized',
-      async () => (await bankBalance(evmRollup, recipient, denom)) === before + amountOut,
+      async () => (await bankBalance(net.evmRollup, recipient, denom)) === before + amountOut,
     );
   }, 60_000);
 
   it('routes IBC L1 → rollup, then a two-hop rollup → L1 → Cosmos chain through a forward memo, each signed in amino JSON', async () => {
     const voucher = ibcDenomOf(parseIbcPath('transfer/channel-0/uinit'));
-    const move = moveRollup.chain.info.chainId;
-    const cosmosChain = devnet.external.cosmos!;
-    const holder = moveRollup.accounts[0]!;
+    const move = net.moveRollup.chain.info.chainId;
+    const cosmosChain = net.devnet.external.cosmos!;
+    const holder = net.moveRollup.accounts[0]!;
     const deliver = async (
       request: Record<string, string>,
       addresses: string[],
@@ -127,13 +112,18 @@ describe('the router on the full devnet', () => {
 
     const inbound = {
       source_asset_denom: 'uinit',
-      source_asset_chain_id: l1.chain.info.chainId,
+      source_asset_chain_id: net.l1.chain.info.chainId,
       dest_asset_denom: voucher,
       dest_asset_chain_id: move,
       amount_in: '300000',
     };
-    const before = await bankBalance(moveRollup, holder.address, voucher);
-    const first = await deliver(inbound, [l1.accounts[1]!.address, holder.address], l1.accounts[1]!, l1);
+    const before = await bankBalance(net.moveRollup, holder.address, voucher);
+    const first = await deliver(
+      inbound,
+      [net.l1.accounts[1]!.address, holder.address],
+      net.l1.accounts[1]!,
+      net.l1,
+    );
     expect(first.routed.operations[0].transfer).toMatchObject({
       channel: 'channel-1',
       to_chain_id: move,
@@ -143,7 +133,8 @@ describe('the router on the full devnet', () => {
     await until(
       'voucher on the rollup',
       async () =>
-        (await bankBalance(moveRollup, holder.address, voucher)) === before + BigInt(first.routed.amount_out),
+        (await bankBalance(net.moveRollup, holder.address, voucher)) ===
+        before + BigInt(first.routed.amount_out),
     );
 
     const recipient = cosmosChain.accounts[1]!.address;
@@ -157,11 +148,15 @@ describe('the router on the full devnet', () => {
     const atCosmos = await bankBalance(cosmosChain, recipient, voucher);
     const second = await deliver(
       outbound,
-      [holder.address, l1.accounts[1]!.address, recipient],
+      [holder.address, net.l1.accounts[1]!.address, recipient],
       holder,
-      moveRollup,
+      net.moveRollup,
     );
-    expect(second.routed.chain_ids).toEqual([move, l1.chain.info.chainId, cosmosChain.chain.info.chainId]);
+    expect(second.routed.chain_ids).toEqual([
+      move,
+      net.l1.chain.info.chainId,
+      cosmosChain.chain.info.chainId,
+    ]);
     expect(second.routed.operations.map((o: any) => o.transfer.channel)).toEqual(['channel-0', 'channel-3']);
     expect(JSON.parse(second.msg.value.memo).forward).toMatchObject({
       receiver: recipient,
@@ -178,9 +173,9 @@ describe('the router on the full devnet', () => {
     const denom = l2Denom('2', 'uinit');
     const routed = await post('/v2/fungible/route', {
       source_asset_denom: denom,
-      source_asset_chain_id: moveRollup.chain.info.chainId,
+      source_asset_chain_id: net.moveRollup.chain.info.chainId,
       dest_asset_denom: 'uinit',
-      dest_asset_chain_id: l1.chain.info.chainId,
+      dest_asset_chain_id: net.l1.chain.info.chainId,
       amount_in: '1000',
       is_op_withdraw: true,
     });
@@ -191,13 +186,13 @@ describe('the router on the full devnet', () => {
       denom_out: 'uinit',
     });
     expect(routed.json.extra_infos).toHaveLength(1);
-    const sender = moveRollup.accounts[0]!.address;
-    const recipient = l1.accounts[2]!.address;
+    const sender = net.moveRollup.accounts[0]!.address;
+    const recipient = net.l1.accounts[2]!.address;
     const built = await post('/v2/fungible/msgs', {
       source_asset_denom: denom,
-      source_asset_chain_id: moveRollup.chain.info.chainId,
+      source_asset_chain_id: net.moveRollup.chain.info.chainId,
       dest_asset_denom: 'uinit',
-      dest_asset_chain_id: l1.chain.info.chainId,
+      dest_asset_chain_id: net.l1.chain.info.chainId,
       amount_in: '1000',
       address_list: [sender, recipient],
       operations: routed.json.operations,
@@ -209,9 +204,9 @@ describe('the router on the full devnet', () => {
     // A withdrawal of an asset the rollup's bridge does not carry has no route.
     const none = await post('/v2/fungible/route', {
       source_asset_denom: 'umin',
-      source_asset_chain_id: moveRollup.chain.info.chainId,
+      source_asset_chain_id: net.moveRollup.chain.info.chainId,
       dest_asset_denom: 'uinit',
-      dest_asset_chain_id: l1.chain.info.chainId,
+      dest_asset_chain_id: net.l1.chain.info.chainId,
       amount_in: '1000',
       is_op_withdraw: true,
     });
@@ -221,19 +216,19 @@ describe('the router on the full devnet', () => {
 
   it('sends OFT from the EVM rollup to the external EVM chain as a cosmos_tx of one MsgCall, signed in SIGN_MODE_EIP_191', async () => {
     const members = (
-      devnet.manifest().services.omnichain as {
+      net.devnet.manifest().services.omnichain as {
         members: Array<{ chain_id: string; oft: Hex; denom: string }>;
       }
     ).members;
-    const source = members.find((m) => m.chain_id === evmRollup.chain.info.chainId)!;
-    const target = members.find((m) => m.chain_id === eth.chain.info.chainId)!;
-    const sender = evmRollup.accounts[0]!;
-    const recipient = eth.accounts[2]!.hexAddress as Hex;
+    const source = members.find((m) => m.chain_id === net.evmRollup.chain.info.chainId)!;
+    const target = members.find((m) => m.chain_id === net.eth.chain.info.chainId)!;
+    const sender = net.evmRollup.accounts[0]!;
+    const recipient = net.eth.accounts[2]!.hexAddress as Hex;
     const request = {
       source_asset_denom: source.denom,
-      source_asset_chain_id: evmRollup.chain.info.chainId,
+      source_asset_chain_id: net.evmRollup.chain.info.chainId,
       dest_asset_denom: target.denom,
-      dest_asset_chain_id: eth.chain.info.chainId,
+      dest_asset_chain_id: net.eth.chain.info.chainId,
       amount_in: String(3n * 10n ** 18n + 123n),
     };
     const routed = await post('/v2/fungible/route', request);
@@ -255,7 +250,7 @@ describe('the router on the full devnet', () => {
     expect(built.status, JSON.stringify(built.json)).toBe(200);
     const tx = built.json.txs[0].cosmos_tx;
     expect(tx, JSON.stringify(built.json.txs[0])).toMatchObject({
-      chain_id: evmRollup.chain.info.chainId,
+      chain_id: net.evmRollup.chain.info.chainId,
       signer_address: sender.address,
     });
     const msgs = tx.msgs.map(decode);
@@ -270,37 +265,40 @@ describe('the router on the full devnet', () => {
       },
     ]);
     const target_ = createPublicClient({
-      chain: evmChain(eth.chain.info.evmChainId!, eth.urls.jsonRpc),
+      chain: evmChain(net.eth.chain.info.evmChainId!, net.eth.urls.jsonRpc),
       transport: http(),
     });
     const balance = () =>
       target_.readContract({ address: target.oft, abi: ERC20, functionName: 'balanceOf', args: [recipient] });
     const before = await balance();
-    await signAndBroadcastEip191(evmRollup, sender, msgs);
+    await signAndBroadcastEip191(net.evmRollup, sender, msgs);
     await until('OFT delivered', async () => (await balance()) === before + BigInt(routed.json.amount_out));
   }, 60_000);
 
   it('answers @skip-go/client: route, messages, messagesDirect, chains and assets, camelCased', async () => {
-    setApiOptions({ apiUrl: url });
+    setApiOptions({ apiUrl: net.url });
     const denom = l2Denom('3', 'uinit');
-    const wasmRollup = devnet.rollups.find((c) => c.vm === 'wasm')!;
+    const wasmRollup = net.devnet.rollups.find((c) => c.vm === 'wasm')!;
     const routed = await route({
       sourceAssetDenom: 'uinit',
-      sourceAssetChainId: l1.chain.info.chainId,
+      sourceAssetChainId: net.l1.chain.info.chainId,
       destAssetDenom: denom,
       destAssetChainId: wasmRollup.chain.info.chainId,
       amountIn: '5000',
     });
     expect(routed?.operations[0]).toMatchObject({ opInitTransfer: { opInitBridgeId: '3' } });
-    expect(routed?.requiredChainAddresses).toEqual([l1.chain.info.chainId, wasmRollup.chain.info.chainId]);
+    expect(routed?.requiredChainAddresses).toEqual([
+      net.l1.chain.info.chainId,
+      wasmRollup.chain.info.chainId,
+    ]);
     const built = await messages({
       sourceAssetDenom: 'uinit',
-      sourceAssetChainId: l1.chain.info.chainId,
+      sourceAssetChainId: net.l1.chain.info.chainId,
       destAssetDenom: denom,
       destAssetChainId: wasmRollup.chain.info.chainId,
       amountIn: '5000',
       amountOut: routed!.amountOut,
-      addressList: [l1.accounts[1]!.address, wasmRollup.accounts[1]!.address],
+      addressList: [net.l1.accounts[1]!.address, wasmRollup.accounts[1]!.address],
       operations: routed!.operations,
       slippageTolerancePercent: '1',
     });
@@ -309,24 +307,24 @@ describe('the router on the full devnet', () => {
     expect(msg!.value).toMatchObject({ bridgeId: 3n, to: wasmRollup.accounts[1]!.address });
     const direct = await messagesDirect({
       sourceAssetDenom: 'uinit',
-      sourceAssetChainId: l1.chain.info.chainId,
+      sourceAssetChainId: net.l1.chain.info.chainId,
       destAssetDenom: denom,
       destAssetChainId: wasmRollup.chain.info.chainId,
       amountIn: '5000',
       chainIdsToAddresses: {
-        [l1.chain.info.chainId]: l1.accounts[1]!.address,
+        [net.l1.chain.info.chainId]: net.l1.accounts[1]!.address,
         [wasmRollup.chain.info.chainId]: wasmRollup.accounts[1]!.address,
       },
       slippageTolerancePercent: '1',
     });
     expect(direct?.route?.operations).toEqual(routed?.operations);
     expect((direct!.txs![0] as typeof tx).cosmosTx!.msgs).toEqual(tx.cosmosTx!.msgs);
-    const listed = await chains({ chainIds: [l1.chain.info.chainId, wasmRollup.chain.info.chainId] });
-    expect(listed?.map((c) => c.chainId)).toEqual([l1.chain.info.chainId, wasmRollup.chain.info.chainId]);
+    const listed = await chains({ chainIds: [net.l1.chain.info.chainId, wasmRollup.chain.info.chainId] });
+    expect(listed?.map((c) => c.chainId)).toEqual([net.l1.chain.info.chainId, wasmRollup.chain.info.chainId]);
     const held = await assets({ chainIds: [wasmRollup.chain.info.chainId] });
     expect(held?.[wasmRollup.chain.info.chainId]?.map((a) => a.denom)).toContain(denom);
     const before = await bankBalance(wasmRollup, wasmRollup.accounts[1]!.address, denom);
-    await signAndBroadcast(l1, l1.accounts[1]!, [msg!], 'direct');
+    await signAndBroadcast(net.l1, net.l1.accounts[1]!, [msg!], 'direct');
     await until(
       'deposit finalized',
       async () =>
@@ -339,18 +337,18 @@ describe('the router on the full devnet', () => {
     const denom = l2Denom('2', 'uinit');
     const request = {
       source_asset_denom: 'uinit',
-      source_asset_chain_id: l1.chain.info.chainId,
+      source_asset_chain_id: net.l1.chain.info.chainId,
       dest_asset_denom: denom,
-      dest_asset_chain_id: moveRollup.chain.info.chainId,
+      dest_asset_chain_id: net.moveRollup.chain.info.chainId,
       amount_in: '4000',
     };
     const routed = await post('/v2/fungible/route', request);
-    const recipient = moveRollup.accounts[1]!;
-    const payee = moveRollup.accounts[2]!.address;
+    const recipient = net.moveRollup.accounts[1]!;
+    const payee = net.moveRollup.accounts[2]!.address;
     // The hook: a MsgSend on the rollup signed by the recipient (cosmjs, direct mode, no fee).
     const wallet = await DirectSecp256k1HdWallet.fromMnemonic(recipient.mnemonic, { prefix: 'init' });
     const info = (await (
-      await fetch(`${moveRollup.urls.rest}/cosmos/auth/v1beta1/account_info/${recipient.address}`)
+      await fetch(`${net.moveRollup.urls.rest}/cosmos/auth/v1beta1/account_info/${recipient.address}`)
     ).json()) as { info: { account_number: string; sequence: string } };
     const signer = await SigningStargateClient.offline(wallet, { registry: protos, aminoTypes });
     const hookTx = await signer.sign(
@@ -370,13 +368,13 @@ describe('the router on the full devnet', () => {
       {
         accountNumber: BigInt(info.info.account_number),
         sequence: Number(info.info.sequence),
-        chainId: moveRollup.chain.info.chainId,
+        chainId: net.moveRollup.chain.info.chainId,
       },
     );
     const hook = Buffer.from(TxRaw.encode(hookTx).finish()).toString('base64');
     const base = {
       ...request,
-      address_list: [l1.accounts[2]!.address, recipient.address],
+      address_list: [net.l1.accounts[2]!.address, recipient.address],
       operations: routed.json.operations,
     };
     for (const wrong of [
@@ -395,8 +393,8 @@ describe('the router on the full devnet', () => {
     expect(built.status, JSON.stringify(built.json)).toBe(200);
     const [msg] = built.json.txs[0].cosmos_tx.msgs.map(decode);
     expect(Buffer.from(msg.value.data).toString('base64')).toBe(hook);
-    const before = await bankBalance(moveRollup, payee, 'umin');
-    await signAndBroadcast(l1, l1.accounts[2]!, [msg]);
-    await until('hook ran', async () => (await bankBalance(moveRollup, payee, 'umin')) === before + 777n);
+    const before = await bankBalance(net.moveRollup, payee, 'umin');
+    await signAndBroadcast(net.l1, net.l1.accounts[2]!, [msg]);
+    await until('hook ran', async () => (await bankBalance(net.moveRollup, payee, 'umin')) === before + 777n);
   }, 60_000);
 });
