@@ -1,127 +1,54 @@
-import { createHash } from 'node:crypto';
 import { keccak256 as keccak256Bytes, Secp256k1, Secp256k1Signature } from '@cosmjs/crypto';
 import { fromBech32 } from '@cosmjs/encoding';
 import { Comet38Client } from '@cosmjs/tendermint-rpc';
 import { RESTClient, Tx } from '@initia/initia.js';
-import { MsgSend } from '@initia/initia.proto/cosmos/bank/v1beta1/tx.js';
 import { AuthInfo, SignDoc, TxBody, TxRaw } from '@initia/initia.proto/cosmos/tx/v1beta1/tx.js';
 import {
-  type BaseError,
-  createPublicClient,
-  decodeFunctionData,
-  defineChain,
-  encodeFunctionData,
   erc20Abi,
   erc721Abi,
   formatTransactionReceipt,
   type Hex,
-  http,
   keccak256,
   type PublicClient,
-  parseAbi,
   type RpcTransactionReceipt,
   recoverTransactionAddress,
   serializeTransaction,
   toHex,
 } from 'viem';
-import { privateKeyToAccount, publicKeyToAddress } from 'viem/accounts';
+import { publicKeyToAddress } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Devnet, DevnetChain } from 'weft-devnet/devnet.js';
-import { deriveAccount } from 'weft-devnet/keys.js';
-import { testDevnet } from 'weft-devnet/test-support/devnet.js';
-import { signTx } from 'weft-devnet/tx/sign.js';
+import { type EvmDevnet, sha256Hex, startEvmDevnet, ZERO_ADDRESS, ZERO_HASH } from './evm-devnet-support.js';
 
 /**
  * Acceptance, EVM half: independent real clients (CometBFT RPC, Cosmos REST, viem over the EVM JSON-RPC)
  * read a 200-block mixed-traffic run of the EVM rollup; every raw tx decodes and its signature verifies
- * with code apart from the devnet's own; nested calls trace as geth's callTracer does; and txs with a
- * bad signature, nonce or balance are rejected with the node's error and change nothing.
+ * with code apart from the devnet's own. The callTracer is devnet-evm-trace.test.ts; txs with a bad
+ * signature, nonce or balance are devnet-evm-rejections.test.ts.
  */
 
 const BLOCKS = 200;
-const ZERO_HASH = `0x${'0'.repeat(64)}`;
-const ZERO_ADDRESS = `0x${'0'.repeat(40)}`;
 const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 const SIGN_MODE_DIRECT = 1;
 const SIGN_MODE_ETHEREUM = 9999;
 const ETHSECP256K1 = '/initia.crypto.v1beta1.ethsecp256k1.PubKey';
-const NESTER_ABI = parseAbi([
-  'function nest(uint256 v) returns (uint256)',
-  'function nestWithInnerRevert() returns (bool)',
-  'function nestAndRevert()',
-  'function leaf() view returns (address)',
-  'function middle() view returns (address)',
-  'function relay(address leaf) returns (uint256)',
-  'function read() view returns (uint256)',
-  'function poke(uint256 v)',
-  'function boom(string reason)',
-]);
-/** go-ethereum's callFrame JSON keys, in the order it writes them. */
-const GETH_FRAME_KEYS = [
-  'from',
-  'gas',
-  'gasUsed',
-  'to',
-  'input',
-  'output',
-  'error',
-  'revertReason',
-  'calls',
-  'value',
-  'type',
-];
 
-interface RawTx {
-  hash: Hex;
-  from: Hex;
-  to: Hex | null;
-  input: Hex;
-}
-
-interface Frame {
-  from: string;
-  gas: string;
-  gasUsed: string;
-  to?: string;
-  input: string;
-  output?: string;
-  error?: string;
-  revertReason?: string;
-  calls?: Frame[];
-  value?: string;
-  type: string;
-}
-
+let net: EvmDevnet;
 let devnet: Devnet;
 let node: DevnetChain;
 let client: PublicClient;
 
 beforeAll(async () => {
-  devnet = await testDevnet({
-    seed: 'evm-clients',
-    vms: ['evm'],
-    accounts: 8,
-    txsPerBlock: 10,
-  });
-  await devnet.fastForward(BLOCKS);
-  node = devnet.chains[0]!;
-  const evmChain = defineChain({
-    id: node.chain.info.evmChainId!,
-    name: node.chain.info.chainId,
-    nativeCurrency: { name: 'GAS', symbol: 'GAS', decimals: 18 },
-    rpcUrls: { default: { http: [node.urls.jsonRpc!] } },
-  });
-  client = createPublicClient({ chain: evmChain, transport: http(node.urls.jsonRpc!) });
+  net = await startEvmDevnet('evm-clients', BLOCKS);
+  ({ devnet, node, client } = net);
 }, 120_000);
 
 afterAll(async () => {
-  await devnet?.close();
+  await net?.close();
 });
 
 const heights = Array.from({ length: BLOCKS }, (_, i) => i + 1);
-const sha256Hex = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex').toUpperCase();
-const rpc = <T>(method: string, params: unknown[]) =>
-  client.request({ method, params } as never) as Promise<T>;
+const rpc = <T>(method: string, params: unknown[]) => net.rpc<T>(method, params);
 
 /** The 0x address of a compressed secp256k1 key, as Ethereum derives it (keccak of the full point). */
 const ethAddressOfKey = (key: Uint8Array) =>
@@ -392,327 +319,6 @@ describe('EVM rollup raw txs', () => {
     }
     expect(modes.direct).toBeGreaterThan(BLOCKS);
     expect(modes.ethereum).toBeGreaterThan(BLOCKS);
-    comet.disconnect();
-  });
-});
-
-/** Every frame of a tree, depth first. */
-const framesOf = (frame: Frame): Frame[] => [frame, ...(frame.calls ?? []).flatMap(framesOf)];
-
-/**
- * geth's field set and order: a subsequence of its callFrame keys. `value` is left out where the tracer
- * got none: STATICCALLs, and minievm's root frame (its OnEnter passes a nil value).
- */
-function expectGethFrame(frame: Frame, isRoot: boolean): void {
-  const keys = Object.keys(frame);
-  expect(keys.filter((k) => GETH_FRAME_KEYS.includes(k))).toEqual(keys);
-  expect(GETH_FRAME_KEYS.filter((k) => keys.includes(k))).toEqual(keys);
-  for (const key of ['from', 'gas', 'gasUsed', 'input', 'type']) expect(keys).toContain(key);
-  expect(keys.includes('value')).toBe(!isRoot && frame.type !== 'STATICCALL');
-  expect(BigInt(frame.gasUsed)).toBeLessThanOrEqual(BigInt(frame.gas));
-  if (frame.calls) expect(frame.calls.length).toBeGreaterThan(0);
-  if (frame.revertReason !== undefined) expect(frame.error).toBe('execution reverted');
-}
-
-describe('EVM rollup callTracer', () => {
-  it('traces nested calls, caught inner reverts and reverting txs as geth’s callTracer', async () => {
-    const tracer = { tracer: 'callTracer' };
-    const found = { nest: 0, nestWithInnerRevert: 0, nestAndRevert: 0 };
-    const helpers = new Map<string, { leaf: string; middle: string }>();
-    const helpersOf = async (nester: Hex) => {
-      let known = helpers.get(nester);
-      if (!known) {
-        const read = (functionName: 'leaf' | 'middle') =>
-          client.readContract({
-            address: nester,
-            abi: NESTER_ABI,
-            functionName,
-            blockNumber: BigInt(BLOCKS),
-          });
-        const [leaf, middle] = await Promise.all([read('leaf'), read('middle')]);
-        known = { leaf: leaf.toLowerCase(), middle: middle.toLowerCase() };
-        helpers.set(nester, known);
-      }
-      return known;
-    };
-    const selectors = new Map(
-      (['nest', 'nestWithInnerRevert', 'nestAndRevert'] as const).map((name) => [
-        encodeFunctionData({
-          abi: NESTER_ABI,
-          functionName: name,
-          args: name === 'nest' ? [0n] : [],
-        } as never).slice(0, 10),
-        name,
-      ]),
-    );
-
-    for (const height of heights.filter((h) => h >= 2)) {
-      // Raw objects: viem cannot format minievm's stand-ins for Cosmos txs, whose chain id derives from
-      // V = 0 in uint64 arithmetic and exceeds a safe integer.
-      const block = await rpc<{ transactions: RawTx[] }>('eth_getBlockByNumber', [toHex(height), true]);
-      const calls = block.transactions.filter((tx) => tx.to && selectors.has(tx.input.slice(0, 10)));
-      if (calls.length === 0) continue;
-      const traces = await rpc<Array<{ txHash: string; result: Frame }>>('debug_traceBlockByNumber', [
-        toHex(height),
-        tracer,
-      ]);
-      expect(traces.map((t) => t.txHash)).toEqual(block.transactions.map((tx) => tx.hash));
-      for (const trace of traces) {
-        for (const frame of framesOf(trace.result)) expectGethFrame(frame, frame === trace.result);
-      }
-
-      for (const tx of calls) {
-        const name = selectors.get(tx.input.slice(0, 10))!;
-        const trace = await rpc<Frame>('debug_traceTransaction', [tx.hash, tracer]);
-        expect(trace).toEqual(traces.find((t) => t.txHash === tx.hash)!.result);
-        const receipt = await rpc<RpcTransactionReceipt>('eth_getTransactionReceipt', [tx.hash]);
-        // minievm's tracer wraps the whole Cosmos tx (ante included) in a zero-address CALL.
-        expect(trace).toMatchObject({ from: ZERO_ADDRESS, to: ZERO_ADDRESS, input: '0x', type: 'CALL' });
-        const sender = tx.from.toLowerCase();
-        const main = trace.calls!.find((c) => c.from === sender)!;
-        expect(trace.calls!.at(-1)).toBe(main);
-        expect(main).toMatchObject({ type: 'CALL', to: tx.to!.toLowerCase(), input: tx.input, value: '0x0' });
-        const { leaf, middle } = await helpersOf(tx.to!);
-        const nester = tx.to!.toLowerCase();
-        const relay = main.calls![0]!;
-        expect(relay).toMatchObject({
-          type: 'CALL',
-          from: nester,
-          to: middle,
-          input: encodeFunctionData({ abi: NESTER_ABI, functionName: 'relay', args: [leaf as Hex] }),
-          value: '0x0',
-        });
-        expect(relay.calls).toEqual([
-          expect.objectContaining({
-            type: 'STATICCALL',
-            from: middle,
-            to: leaf,
-            input: encodeFunctionData({ abi: NESTER_ABI, functionName: 'read' }),
-          }),
-        ]);
-        found[name] += 1;
-        if (name === 'nest') {
-          const v = decodeFunctionData({ abi: NESTER_ABI, data: tx.input }).args![0] as bigint;
-          expect(receipt.status).toBe('0x1');
-          expect(main.error).toBeUndefined();
-          expect(main.calls!.map((c) => c.type)).toEqual(['CALL', 'DELEGATECALL']);
-          // A DELEGATECALL runs the leaf's code in the nester: geth reports the nester as `from`.
-          expect(main.calls![1]).toEqual({
-            from: nester,
-            gas: expect.stringMatching(/^0x[0-9a-f]+$/),
-            gasUsed: expect.stringMatching(/^0x[0-9a-f]+$/),
-            to: leaf,
-            input: encodeFunctionData({ abi: NESTER_ABI, functionName: 'poke', args: [v] }),
-            value: '0x0',
-            type: 'DELEGATECALL',
-          });
-        } else if (name === 'nestWithInnerRevert') {
-          expect(receipt.status).toBe('0x1');
-          expect(main.error).toBeUndefined();
-          expect(main.output).toBe(toHex(0n, { size: 32 }));
-          expect(main.calls!.map((c) => c.type)).toEqual(['CALL', 'CALL']);
-          expect(main.calls![1]).toMatchObject({
-            from: nester,
-            to: middle,
-            input: encodeFunctionData({ abi: NESTER_ABI, functionName: 'boom', args: ['inner failure'] }),
-            error: 'execution reverted',
-            revertReason: 'inner failure',
-          });
-        } else {
-          expect(receipt.status).toBe('0x0');
-          expect(receipt.logs).toEqual([]);
-          expect(main.calls!.length).toBe(1);
-          expect(main).toMatchObject({ error: 'execution reverted', revertReason: 'nester failed' });
-          expect(trace).toMatchObject({ error: 'execution reverted', revertReason: 'nester failed' });
-        }
-      }
-    }
-    expect(found.nest).toBeGreaterThan(0);
-    expect(found.nestWithInnerRevert).toBeGreaterThan(0);
-    expect(found.nestAndRevert).toBeGreaterThan(0);
-  });
-});
-
-/** The node's code and message of a failed JSON-RPC call, from viem's error chain. */
-async function rpcFailure(call: Promise<unknown>): Promise<{ code: number; message: string }> {
-  try {
-    await call;
-  } catch (err) {
-    const cause = (err as BaseError).walk((e) => typeof (e as { code?: unknown }).code === 'number') as
-      | (BaseError & { code: number })
-      | null;
-    expect(cause).not.toBeNull();
-    return { code: cause!.code, message: cause!.details };
-  }
-  throw new Error('the call succeeded');
-}
-
-describe('EVM rollup rejections', () => {
-  it('rejects a wrong key, sequence or balance through CometBFT and JSON-RPC and changes nothing', async () => {
-    const rest = new RESTClient(node.urls.rest, { chainId: node.chain.info.chainId });
-    const comet = await Comet38Client.connect(node.urls.rpc);
-    const { chainId, denom } = node.chain.info;
-    const evmChainId = node.chain.info.evmChainId!;
-    const funder = devnet.manifest().chains[0]!.accounts[0]!;
-    const funderKey = privateKeyToAccount(funder.private_key as Hex);
-    // An account the traffic never touches, so only this test's txs can change it.
-    const outsider = deriveAccount({
-      seed: 'evm-clients/outsider',
-      index: 0,
-      keyType: 'ethsecp256k1',
-      prefix: 'init',
-    });
-    const outsiderKey = privateKeyToAccount(outsider.privateKey as Hex);
-    const gasPrice = await client.getGasPrice();
-    const signEth = (
-      key: typeof funderKey,
-      tx: { nonce: number; to: Hex; value?: bigint; gas?: bigint; chainId?: number },
-    ) =>
-      key.signTransaction({
-        type: 'eip1559',
-        chainId: evmChainId,
-        gas: 100_000n,
-        maxFeePerGas: gasPrice,
-        maxPriorityFeePerGas: 0n,
-        value: 0n,
-        ...tx,
-      });
-    const nonceOf = (address: string, blockTag: 'latest' | 'pending' = 'latest') =>
-      client.getTransactionCount({ address: address as Hex, blockTag });
-
-    const funding = await client.sendRawTransaction({
-      serializedTransaction: await signEth(funderKey, {
-        nonce: await nonceOf(funder.hex_address, 'pending'),
-        to: outsider.hexAddress as Hex,
-        value: 10n ** 16n,
-      }),
-    });
-    await devnet.step();
-    const first = await client.sendRawTransaction({
-      serializedTransaction: await signEth(outsiderKey, {
-        nonce: 0,
-        to: funder.hex_address as Hex,
-        value: 1n,
-      }),
-    });
-    await devnet.step();
-    for (const hash of [funding, first])
-      expect((await client.getTransactionReceipt({ hash })).status).toBe('success');
-
-    const snapshot = async () => {
-      const account = await rest.auth.accountInfo(outsider.address);
-      return {
-        wei: await client.getBalance({ address: outsider.hexAddress as Hex }),
-        coins: (await rest.bank.balance(outsider.address))[0].toData(),
-        nonce: await nonceOf(outsider.hexAddress),
-        pendingNonce: await nonceOf(outsider.hexAddress, 'pending'),
-        sequence: account.getSequenceNumber(),
-        accountNumber: account.getAccountNumber(),
-      };
-    };
-    const before = await snapshot();
-    expect(before.nonce).toBe(1);
-    expect(before.wei).toBeGreaterThan(0n);
-    const sequence = BigInt(before.sequence);
-    const accountNumber = BigInt(before.accountNumber);
-
-    const sendMsg = {
-      typeUrl: '/cosmos.bank.v1beta1.MsgSend',
-      value: MsgSend.encode({
-        fromAddress: outsider.address,
-        toAddress: funder.address,
-        amount: [{ denom, amount: '1' }],
-      }).finish(),
-    };
-    const minFee = { amount: [{ denom, amount: (200_000n * gasPrice).toString() }], gasLimit: 200_000n };
-    const cosmosTx = (overrides: Partial<Parameters<typeof signTx>[0]>) =>
-      signTx({
-        msgs: [sendMsg],
-        fee: minFee,
-        signer: outsider,
-        chainId,
-        accountNumber,
-        sequence,
-        ...overrides,
-      });
-    const stranger = deriveAccount({
-      seed: 'evm-clients/outsider',
-      index: 1,
-      keyType: 'ethsecp256k1',
-      prefix: 'init',
-    });
-    const cosmosCases = [
-      {
-        raw: cosmosTx({ signer: { ...outsider, privateKey: stranger.privateKey } }),
-        code: 4,
-        log: `signature verification failed; please verify account number (${accountNumber}) and chain-id (${chainId}): (unable to verify single signer signature): unauthorized`,
-      },
-      {
-        raw: cosmosTx({ sequence: sequence - 1n }),
-        code: 32,
-        log: `account sequence mismatch, expected ${sequence}, got ${sequence - 1n}: incorrect account sequence`,
-      },
-      {
-        raw: cosmosTx({
-          fee: { amount: [{ denom, amount: (before.wei + 1n).toString() }], gasLimit: 200_000n },
-        }),
-        code: 5,
-        // minievm's bank moves coins with the denom's ERC20 `sudoTransfer`, so the SDK wraps its revert.
-        log: 'revert: ERC20: transfer amount exceeds balance: Reverted: insufficient funds',
-      },
-    ];
-    const rejected: string[] = [];
-    for (const { raw, code, log } of cosmosCases) {
-      const result = await comet.broadcastTxSync({ tx: raw });
-      expect({ code: result.code, codespace: result.codespace, log: result.log }).toEqual({
-        code,
-        codespace: 'sdk',
-        log,
-      });
-      expect(toHex(result.hash).slice(2).toUpperCase()).toBe(sha256Hex(raw));
-      rejected.push(sha256Hex(raw));
-    }
-
-    const ethCases = [
-      {
-        tx: signEth(outsiderKey, { nonce: 0, to: funder.hex_address as Hex }),
-        message: `account sequence mismatch, expected ${sequence}, got 0: incorrect account sequence`,
-      },
-      {
-        tx: signEth(outsiderKey, { nonce: 1, to: funder.hex_address as Hex, gas: 20_000_000n }),
-        message: 'revert: ERC20: transfer amount exceeds balance: Reverted: insufficient funds',
-      },
-      {
-        tx: signEth(outsiderKey, { nonce: 1, to: funder.hex_address as Hex, chainId: evmChainId + 1 }),
-        message: `invalid chain id for signer: have ${evmChainId + 1} want ${evmChainId}`,
-      },
-      {
-        // Over JSON-RPC a wrong key is just another sender: here one without an account.
-        tx: signEth(privateKeyToAccount(stranger.privateKey as Hex), {
-          nonce: 0,
-          to: funder.hex_address as Hex,
-        }),
-        message: `fee payer address: ${stranger.address} does not exist: unknown address`,
-      },
-    ];
-    const rejectedEth: Hex[] = [];
-    for (const { tx, message } of ethCases) {
-      const serializedTransaction = await tx;
-      expect(await rpcFailure(client.sendRawTransaction({ serializedTransaction }))).toEqual({
-        code: -32000,
-        message,
-      });
-      rejectedEth.push(keccak256(serializedTransaction));
-    }
-
-    expect(await snapshot()).toEqual(before);
-    await devnet.step();
-    expect(await snapshot()).toEqual(before);
-    for (const hash of rejected) {
-      await expect(rest.tx.txInfo(hash)).rejects.toThrow();
-      expect(await rpc('cosmos_txHashByCosmosTxHash', [hash])).toBe(ZERO_HASH);
-    }
-    for (const hash of rejectedEth) expect(await rpc('eth_getTransactionByHash', [hash])).toBeNull();
     comet.disconnect();
   });
 });
