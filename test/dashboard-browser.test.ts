@@ -65,6 +65,8 @@ describe('the dashboard in a browser', () => {
       undefined,
       { timeout: 90_000 },
     );
+    // The EVM rollup's extensions say in words how far behind its indexed height they are.
+    await textMatches(page, 'main tbody', /weft-evm-1.*internal txs (up to date|\d+ behind)/);
     await screenshot(page, SHOTS, '1-network');
 
     // A chain's live blocks; a block; an EVM tx in it, with its receipt and call tree; its signer.

@@ -95,7 +95,17 @@ export function liveTable(columns, { minRows = 0, empty = 'Nothing yet.' } = {})
   const wrap = h('div', { class: 'table-wrap' }, table);
   const set = (rows) => {
     const trs = rows.map((row) =>
-      h('tr', {}, ...columns.map((c) => h('td', { class: c.class }, c.cell(row) ?? '–'))),
+      h(
+        'tr',
+        {},
+        ...columns.map((c) => {
+          const content = c.cell(row) ?? '–';
+          // A cell of one line of text, cut short at its column's width, still reads whole on hover.
+          const text =
+            typeof content === 'string' ? content : content.children?.length ? '' : content.textContent;
+          return h('td', { class: c.class, title: text || undefined }, content);
+        }),
+      ),
     );
     if (rows.length === 0) {
       trs.push(h('tr', { class: 'empty' }, h('td', { colspan: columns.length, class: 'muted' }, empty)));

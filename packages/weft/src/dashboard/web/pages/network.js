@@ -8,8 +8,11 @@ async function chainRows() {
   try {
     for (const rc of await routerChainList()) {
       const row = rows.find((r) => r.chain_id === rc.chain_id);
-      if (row) row.pretty_name = rc.pretty_name;
-      else
+      if (row) {
+        row.pretty_name = rc.pretty_name;
+        // `weft dev` names each chain's role; given bare indexer APIs, the router's chain type stands in.
+        row.role ??= rc.chain_type;
+      } else
         rows.push({
           chain_id: rc.chain_id,
           role: rc.chain_type,
@@ -33,12 +36,18 @@ function progress(row) {
   return badge(`catching up · ${fmt.int(lag)} behind`, 'warn');
 }
 
+/** How far behind the indexed height an extension is (they follow it, usually a block behind). */
+const behind = (lag) => (lag === 0 ? 'up to date' : `${fmt.int(lag)} behind`);
+
+/** The EVM extensions' progress, a line each: internal-tx tracing and the rich list. */
 function extensions(status) {
   if (!status) return '';
-  const parts = [];
-  if (status.internal_tx_lag !== undefined) parts.push(`traces −${status.internal_tx_lag}`);
-  if (status.rich_list_lag !== undefined) parts.push(`rich −${status.rich_list_lag}`);
-  return parts.join(' · ');
+  const lines = [];
+  if (status.internal_tx_lag !== undefined)
+    lines.push(h('div', {}, `internal txs ${behind(status.internal_tx_lag)}`));
+  if (status.rich_list_lag !== undefined)
+    lines.push(h('div', {}, `rich list ${behind(status.rich_list_lag)}`));
+  return h('span', { class: 'muted' }, ...lines);
 }
 
 export async function render(ctx) {
@@ -47,20 +56,20 @@ export async function render(ctx) {
     [
       {
         title: 'Chain',
-        width: '17%',
+        width: '14%',
         cell: (r) =>
           r.indexer_api ? link(`/chains/${encodeURIComponent(r.chain_id)}`, r.chain_id) : r.chain_id,
       },
-      { title: 'Name', width: '14%', cell: (r) => r.pretty_name ?? '' },
-      { title: 'Role', width: '11%', cell: (r) => r.role ?? '' },
-      { title: 'Indexed', class: 'num', width: '9%', cell: (r) => fmt.int(r.status?.height) },
-      { title: 'Node', class: 'num', width: '9%', cell: (r) => fmt.int(r.status?.chain_height) },
-      { title: 'Lag', class: 'num', width: '6%', cell: (r) => fmt.int(r.status?.lag) },
-      { title: 'Progress', width: '14%', cell: progress },
-      { title: 'Extensions', width: '13%', cell: (r) => h('span', { class: 'muted' }, extensions(r.status)) },
+      { title: 'Name', width: '16%', cell: (r) => r.pretty_name ?? '' },
+      { title: 'Role', width: '12%', cell: (r) => r.role ?? '' },
+      { title: 'Indexed', class: 'num', width: '8%', cell: (r) => fmt.int(r.status?.height) },
+      { title: 'Node', class: 'num', width: '8%', cell: (r) => fmt.int(r.status?.chain_height) },
+      { title: 'Lag', class: 'num', width: '5%', cell: (r) => fmt.int(r.status?.lag) },
+      { title: 'Progress', width: '13%', cell: progress },
+      { title: 'Extensions', width: '18%', cell: (r) => extensions(r.status) },
       {
         title: 'API',
-        width: '7%',
+        width: '6%',
         cell: (r) =>
           r.indexer_api ? h('a', { href: `${r.indexer_api}/swagger/`, target: '_blank' }, 'docs') : '',
       },
