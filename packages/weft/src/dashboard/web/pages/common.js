@@ -39,7 +39,22 @@ export function chainHeader(chainId, active, subtitle) {
   ];
 }
 
-const SIGNER_FIELDS = ['sender', 'from_address', 'signer', 'delegator_address', 'creator', 'owner'];
+// The field each common msg names its signer by (its `cosmos.msg.v1.signer`), first match wins: OPinit's
+// outputs are `proposer`, governance's votes `voter`, authz's grants `granter` and its execs `grantee`.
+const SIGNER_FIELDS = [
+  'sender',
+  'from_address',
+  'signer',
+  'delegator_address',
+  'creator',
+  'owner',
+  'proposer',
+  'challenger',
+  'voter',
+  'depositor',
+  'granter',
+  'grantee',
+];
 
 /** The first message's sender, as the account a person looks for. */
 export function txSigner(tx) {
@@ -65,20 +80,20 @@ export function txResult(tx) {
 /** Columns of a tx list. */
 export function txColumns(chainId) {
   return [
-    { title: 'Hash', width: '22%', cell: (t) => txLink(chainId, t.txhash, short(t.txhash, 6, 4)) },
+    { title: 'Hash', width: '18%', cell: (t) => txLink(chainId, t.txhash, short(t.txhash, 6, 4)) },
     {
       title: 'Height',
       class: 'num',
       width: '13%',
       cell: (t) => link(blockPath(chainId, t.height), Number(t.height).toLocaleString('en-US')),
     },
-    { title: 'Type', width: '21%', cell: (t) => txKind(t) },
+    { title: 'Type', width: '19%', cell: (t) => txKind(t) },
     {
       title: 'Signer',
-      width: '27%',
+      width: '24%',
       cell: (t) => accountLink(chainId, txSigner(t), short(txSigner(t), 9, 4)),
     },
-    { title: 'Result', width: '17%', cell: txResult },
+    { title: 'Result', width: '26%', cell: txResult },
   ];
 }
 
