@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { toBase64 } from '@cosmjs/encoding';
-import { fromBech32, toBech32 } from 'weft/chain/address.js';
+import { toBech32 } from 'weft/chain/address.js';
 import type { Logger } from 'weft/common/logger.js';
 import type { BlockStore } from './block-store.js';
 import { blockTime, renderBlock, renderBlockResults, renderCommit, resultsHash } from './comet-json.js';
@@ -33,10 +33,8 @@ export interface SequencerKey {
   /** ed25519 consensus key. */
   privateKey: Uint8Array;
   publicKey: Uint8Array;
-  /** Uppercase hex consensus address. */
+  /** Uppercase hex consensus address; its valoper is the validator's operator, as OPinit's launch tools make it. */
   address: string;
-  /** bech32 account of the operator. */
-  operator: string;
   moniker: string;
 }
 
@@ -337,7 +335,9 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
     validator: () => ({
       consensusAddress: options.sequencer.address,
       pubKeyBase64: toBase64(options.sequencer.publicKey),
-      operatorAddress: toBech32(`${info.bech32Prefix}valoper`, fromBech32(options.sequencer.operator).bytes),
+      // OPinit's launch tools make the genesis validator's operator the valoper of its consensus
+      // address, so a block's proposer address names it (rollytics looks proposers up that way).
+      operatorAddress: toBech32(`${info.bech32Prefix}valoper`, Buffer.from(options.sequencer.address, 'hex')),
       moniker: options.sequencer.moniker,
     }),
     produceBlock,

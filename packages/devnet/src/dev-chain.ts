@@ -137,7 +137,7 @@ export async function createDevChain(
       feeDistribution({ auth, bank, denom: info.denom, operator: operator.address }),
       ...(parts.hooks ?? []),
     ],
-    sequencer: { ...validatorKey, operator: operator.address, moniker: `${info.chainId}-sequencer` },
+    sequencer: { ...validatorKey, moniker: `${info.chainId}-sequencer` },
     async genesis(ctx) {
       await parts.genesis?.(ctx);
       const funding: Coin[] = [{ denom: info.denom, amount: spec.funding.toString() }];

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { fromBech32 } from 'weft/chain/address.js';
 import type { AccountView } from '../node.js';
 import type { Coin } from '../types.js';
-import { invalidArgument, notFound, unknownError } from './gateway-errors.js';
+import { invalidArgument, notFound, notImplemented, unknownError } from './gateway-errors.js';
 import { paginate, parsePageRequest } from './pagination.js';
 import { type RestContext, sendJson } from './rest-context.js';
 
@@ -138,8 +138,12 @@ export function registerStateRoutes(app: FastifyInstance, ctx: RestContext): voi
     };
   };
 
+  // The opchild module's validators: a rollup's. The L1 and other Cosmos chains have no such module.
+  const hasOpchild = (node.info.role ?? 'rollup') === 'rollup';
+
   app.get('/opinit/opchild/v1/validators', async (request, reply) => {
     ctx.stateHeight(request, reply);
+    if (!hasOpchild) throw notImplemented();
     return sendJson(
       reply,
       JSON.stringify({ validators: [validatorJson()], pagination: { next_key: null, total: '1' } }),
@@ -148,6 +152,7 @@ export function registerStateRoutes(app: FastifyInstance, ctx: RestContext): voi
 
   app.get('/opinit/opchild/v1/validator/:address', async (request, reply) => {
     ctx.stateHeight(request, reply);
+    if (!hasOpchild) throw notImplemented();
     const { address } = request.params as { address: string };
     try {
       fromBech32(address);

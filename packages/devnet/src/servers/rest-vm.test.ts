@@ -39,7 +39,7 @@ async function vmChain(
     auth,
     bank,
     modules: [createBankMsgModule({ bank, prefix: 'init' }), module],
-    sequencer: { ...deriveValidatorKey(seed, chainId), operator: accounts[1]!.address, moniker: 'sequencer' },
+    sequencer: { ...deriveValidatorKey(seed, chainId), moniker: 'sequencer' },
     async genesis(ctx) {
       for (const account of accounts) {
         auth.ensure(store, account.address);

@@ -322,8 +322,12 @@ describe('state queries', () => {
     }
   });
 
-  it('names the sequencer through opchild', async () => {
+  it('names the sequencer through opchild, its operator the valoper of its consensus address', async () => {
     const validator = rollup.chain.validator();
+    // As OPinit's launch tools write the genesis validator: a block's proposer address names it.
+    expect(toBech32('initvaloper', Buffer.from(validator.consensusAddress, 'hex'))).toBe(
+      validator.operatorAddress,
+    );
     const one = await get(`/opinit/opchild/v1/validator/${validator.operatorAddress}`);
     expect(one.body.validator).toEqual({
       moniker: validator.moniker,
@@ -340,7 +344,7 @@ describe('state queries', () => {
     expect((await get('/opinit/opchild/v1/validator/initvaloper1broken')).status).toBe(500);
   });
 
-  it("answers the L1's gas prices as initia's tx module does, and 501 on a rollup", async () => {
+  it("answers the L1's gas prices as initia's tx module does, and 501 on a rollup; the L1 has no opchild validators", async () => {
     const l1 = await createTestL1('rest-l1', undefined, 1);
     await l1.chain.produceBlock();
     const l1Servers = await startNodeServers(l1.chain, {});
@@ -358,6 +362,12 @@ describe('state queries', () => {
         body: { gas_price: { denom: 'uinit', amount: '0.015000000000000000' } },
       });
       expect(await at('/initia/tx/v1/gas_prices/uatom')).toMatchObject({ status: 404, body: { code: 5 } });
+      const sequencer = l1.chain.validator().operatorAddress;
+      for (const path of ['/opinit/opchild/v1/validators', `/opinit/opchild/v1/validator/${sequencer}`])
+        expect(await at(path), path).toMatchObject({
+          status: 501,
+          body: { code: 12, message: 'Not Implemented' },
+        });
     } finally {
       await l1Servers.close();
     }

@@ -9,7 +9,7 @@ import { type Chain, createChain } from '../chain.js';
 import type { ContractName } from '../evm/contracts.js';
 import { MSG_CALL, MSG_CREATE } from '../evm/eth-tx.js';
 import { createEvmModule } from '../evm/module.js';
-import { type DevAccount, deriveAccount, deriveAccounts, deriveValidatorKey } from '../keys.js';
+import { type DevAccount, deriveAccounts, deriveValidatorKey } from '../keys.js';
 import type { BlockRecord, CheckTxResult } from '../node.js';
 import { createAuth } from '../state/auth.js';
 import { createStateStore } from '../state/store.js';
@@ -36,7 +36,6 @@ export async function createEvmTestbed(options: { accounts?: number; seed?: stri
   const auth = createAuth({ prefix, moduleAddress });
   const evm = await createEvmModule({ chain: info, auth });
   const accounts = deriveAccounts({ seed, count: options.accounts ?? 4, keyType: 'ethsecp256k1', prefix });
-  const operator = deriveAccount({ seed, index: 10_000, keyType: 'ethsecp256k1', prefix });
   let chain: Chain | undefined;
   const node = evm.createNode({
     store,
@@ -55,7 +54,6 @@ export async function createEvmTestbed(options: { accounts?: number; seed?: stri
     modules: [createBankMsgModule({ bank: evm.bank, prefix }), evm],
     sequencer: {
       ...deriveValidatorKey(seed, info.chainId),
-      operator: operator.address,
       moniker: 'sequencer',
     },
     async genesis(ctx) {
