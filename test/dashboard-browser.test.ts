@@ -86,6 +86,11 @@ describe('the dashboard in a browser', () => {
     await page.getByRole('heading', { name: 'Cosmos tx' }).waitFor();
     await page.getByRole('heading', { name: 'EVM receipt' }).waitFor();
     await page.getByRole('heading', { name: 'Internal calls' }).waitFor();
+    // Its fee in the fee token's decimals and symbol (the router's assets), the base units on hover.
+    const fee = page.locator('dd', { has: page.locator('span[title$=" GAS"]') }).first();
+    // An EVM tx's fee is its gas fee cap × gas limit (+1), a fraction of a GAS of 18 decimals.
+    expect(await fee.textContent()).toMatch(/^0\.\d+ GAS$/);
+    expect(await fee.locator('span').getAttribute('title')).toMatch(/^\d{10,} GAS$/);
     await screenshot(page, SHOTS, '4-tx');
     const signer = (await page.locator('.signer a').getAttribute('href'))!;
     await page.locator('.signer a').click();

@@ -1,7 +1,7 @@
 // One block: its header as the indexer stored it, and its txs.
 import { indexer } from '../api.js';
 import { fill, fmt, h, kv, link, liveTable, short } from '../ui.js';
-import { blockPath, chainHeader, txColumns } from './common.js';
+import { blockPath, chainHeader, coinsOf, txColumns } from './common.js';
 
 export async function render(ctx) {
   const [chainId, height] = ctx.params;
@@ -14,6 +14,7 @@ export async function render(ctx) {
       ctx.signal,
     ),
   ]);
+  const fees = await coinsOf(chainId, block.total_fee);
   const list = liveTable(txColumns(chainId), { empty: 'This block has no tx.' });
   list.set(txs);
   const n = Number(height);
@@ -31,7 +32,7 @@ export async function render(ctx) {
         ['Proposer', block.proposer?.moniker || short(block.proposer?.operator_address ?? '')],
         ['Txs', fmt.int(block.tx_count)],
         ['Gas used / wanted', `${fmt.int(block.gas_used)} / ${fmt.int(block.gas_wanted)}`],
-        ['Fees', block.total_fee?.map((c) => `${c.amount} ${c.denom}`).join(', ') || 'none'],
+        ['Fees', fees],
         [
           'Neighbours',
           h(

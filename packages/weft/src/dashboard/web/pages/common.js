@@ -1,12 +1,34 @@
 // Pieces several chain pages share: the chain's header and tabs, tx summaries, links to records.
-import { indexer, indexerUrl } from '../api.js';
-import { badge, h, link, liveTable, short, showError } from '../ui.js';
+import { indexer, indexerUrl, routerAssets } from '../api.js';
+import { badge, fmt, h, link, liveTable, short, showError } from '../ui.js';
 
 export const chainPath = (chainId, rest = '') => `/chains/${encodeURIComponent(chainId)}${rest}`;
 export const txPath = (chainId, hash) => chainPath(chainId, `/txs/${encodeURIComponent(hash)}`);
 export const blockPath = (chainId, height) => chainPath(chainId, `/blocks/${height}`);
 export const accountPath = (chainId, address) =>
   chainPath(chainId, `/accounts/${encodeURIComponent(address)}`);
+
+/**
+ * Coins as a person reads them: in the asset's decimals with its symbol where the router lists the
+ * denom (six places at most), else in base units; the exact base units are the tooltip.
+ */
+export async function coinsOf(chainId, coins) {
+  if (!coins?.length) return 'none';
+  let assets = [];
+  try {
+    assets = await routerAssets(chainId);
+  } catch {
+    // Without the router, base units.
+  }
+  const exact = coins.map((c) => `${c.amount} ${c.denom}`).join(', ');
+  const read = coins.map((c) => {
+    const asset = assets.find((a) => a.denom === c.denom);
+    return asset
+      ? `${fmt.amount(c.amount, asset.decimals)} ${asset.symbol || c.denom}`
+      : `${fmt.amount(c.amount)} ${c.denom}`;
+  });
+  return h('span', { title: exact }, read.join(', '));
+}
 
 /** A link to a tx on the dashboard when `chainId` is indexed here, else the hash alone. */
 export function txLink(chainId, hash, text) {

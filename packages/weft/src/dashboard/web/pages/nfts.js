@@ -1,6 +1,6 @@
 // A chain's NFT collections.
-import { fill, fmt, h, link } from '../ui.js';
-import { accountLink, chainHeader, chainPath, indexerPages } from './common.js';
+import { fill, fmt, link, short } from '../ui.js';
+import { accountLink, blockPath, chainHeader, chainPath, indexerPages } from './common.js';
 
 export async function render(ctx) {
   const [chainId] = ctx.params;
@@ -18,11 +18,16 @@ export async function render(ctx) {
       {
         title: 'Address',
         width: '27%',
-        cell: (c) => h('span', { class: 'mono', title: c.object_addr }, c.object_addr),
+        cell: (c) => short(c.object_addr, 10, 8),
       },
       { title: 'NFTs', class: 'num', width: '10%', cell: (c) => fmt.int(c.collection.nfts?.length) },
       { title: 'Creator', width: '20%', cell: (c) => accountLink(chainId, c.collection.creator) },
-      { title: 'Created', class: 'num', width: '15%', cell: (c) => fmt.int(c.height) },
+      {
+        title: 'Created at',
+        class: 'num',
+        width: '15%',
+        cell: (c) => link(blockPath(chainId, c.height), fmt.int(c.height)),
+      },
     ],
     empty: 'No NFT collection is indexed on this chain yet.',
     rows: (r) => r.collections,

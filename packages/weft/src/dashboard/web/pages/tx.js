@@ -3,7 +3,7 @@
 // and per other tx that logged EVM events, numbered from 1 in block order; that pairs them.
 import { ApiError, indexer } from '../api.js';
 import { badge, fill, fmt, h, kv, link, rawJson, short, state } from '../ui.js';
-import { accountLink, blockPath, chainHeader, txKind, txResult, txSigner } from './common.js';
+import { accountLink, blockPath, chainHeader, coinsOf, txKind, txResult, txSigner } from './common.js';
 
 const ETH_HASH = /^0x[0-9a-fA-F]{64}$/;
 
@@ -55,8 +55,7 @@ async function lookUp(chainId, hash, signal) {
   return { tx: found.tx, receipt };
 }
 
-function cosmosCard(chainId, tx) {
-  const fee = tx.tx?.auth_info?.fee?.amount?.map((c) => `${c.amount} ${c.denom}`).join(', ');
+function cosmosCard(chainId, tx, fee) {
   return h(
     'section',
     { class: 'card' },
@@ -77,7 +76,7 @@ function cosmosCard(chainId, tx) {
       ['Messages', txKind(tx)],
       ['Signer', h('span', { class: 'signer' }, accountLink(chainId, txSigner(tx)))],
       ['Gas used / wanted', `${fmt.int(tx.gas_used)} / ${fmt.int(tx.gas_wanted)}`],
-      ['Fee', fee || 'none'],
+      ['Fee', fee],
       tx.tx?.body?.memo ? ['Memo', h('span', { class: 'mono' }, tx.tx.body.memo)] : null,
     ]),
     rawJson('Messages', tx.tx?.body?.messages ?? []),
@@ -155,7 +154,7 @@ export async function render(ctx) {
       ),
     );
   }
-  if (tx) parts.push(cosmosCard(chainId, tx));
+  if (tx) parts.push(cosmosCard(chainId, tx, await coinsOf(chainId, tx.tx?.auth_info?.fee?.amount)));
   if (receipt) {
     parts.push(receiptCard(chainId, receipt));
     const internal = await optional(
