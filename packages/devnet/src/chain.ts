@@ -33,7 +33,7 @@ export interface SequencerKey {
   /** ed25519 consensus key. */
   privateKey: Uint8Array;
   publicKey: Uint8Array;
-  /** Uppercase hex consensus address; its valoper is the validator's operator, as OPinit's launch tools make it. */
+  /** Uppercase hex consensus address; its valoper is the validator's operator (OPinit's launch tools). */
   address: string;
   moniker: string;
 }
@@ -143,9 +143,10 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
     }
     const ctx = blockContext(latestHeight() + 1);
     // Apply the sequences of txs already in the mempool, then throw every write away.
+    const signers = executor.signers(tx);
     store.checkpoint();
     try {
-      for (const signer of executor.signers(tx)) {
+      for (const signer of signers) {
         const pending = pendingSequences.get(signer);
         const account = auth.get(store, signer);
         if (pending !== undefined && account)
@@ -153,7 +154,7 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
       }
       const result = await executor.check(ctx, tx, eth);
       if (result.code === 0) {
-        for (const signer of executor.signers(tx)) {
+        for (const signer of signers) {
           const account = auth.get(store, signer);
           if (account) pendingSequences.set(signer, BigInt(account.sequence));
         }

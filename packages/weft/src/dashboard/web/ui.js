@@ -79,6 +79,16 @@ export function rawJson(summary, value) {
 }
 
 /**
+ * What a table cell shows whole on hover, cut short as it may be at its column's width: its text, when
+ * it is one line of text without a tooltip of its own (`short` values carry theirs).
+ */
+function cellTooltip(content) {
+  if (typeof content === 'string') return content;
+  if (content.title || content.children?.length) return '';
+  return content.textContent ?? '';
+}
+
+/**
  * A table that keeps `minRows` rows (blank ones while there are fewer) so the page does not jump as
  * rows arrive; `set(rows)` replaces its body, `empty` is shown in place of a body with no row.
  * Columns: `{ title, cell: (row) => node|string, class?, width? }`.
@@ -100,10 +110,7 @@ export function liveTable(columns, { minRows = 0, empty = 'Nothing yet.' } = {})
         {},
         ...columns.map((c) => {
           const content = c.cell(row) ?? '–';
-          // A cell of one line of text, cut short at its column's width, still reads whole on hover.
-          const text =
-            typeof content === 'string' ? content : content.children?.length ? '' : content.textContent;
-          return h('td', { class: c.class, title: text || undefined }, content);
+          return h('td', { class: c.class, title: cellTooltip(content) || undefined }, content);
         }),
       ),
     );
